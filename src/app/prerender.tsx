@@ -1,0 +1,28 @@
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { StaticRouter } from 'react-router';
+import { App } from './App';
+import { preloadPage } from './pages';
+
+export { pageFiles } from './pages';
+
+export { headFor, renderHeadTags } from './head';
+export { prerenderPaths } from '../config/routes';
+
+/**
+ * The prerender entry (built for Node by scripts/build.ts): renders one path with React Router's
+ * StaticRouter. Nothing is embedded for hydration: the pages have no data to load, so the browser
+ * rebuilds the same tree from the URL and the HTML stays free of inline scripts.
+ */
+export async function render(url: string): Promise<{ html: string }> {
+  const { pathname } = new URL(url);
+  await preloadPage(pathname);
+  const html = renderToString(
+    <StrictMode>
+      <StaticRouter location={pathname}>
+        <App />
+      </StaticRouter>
+    </StrictMode>,
+  );
+  return { html };
+}

@@ -1,0 +1,10 @@
+/**
+ * The operator's build-time values, already validated and defaulted by vite.config.ts (see
+ * envSchema.ts), so the browser bundle only reads them.
+ */
+export const env = {
+  VITE_SITE_URL: import.meta.env.VITE_SITE_URL,
+  VITE_BOOKING_URL: import.meta.env.VITE_BOOKING_URL,
+  VITE_CONTACT_EMAIL: import.meta.env.VITE_CONTACT_EMAIL,
+  VITE_CONTACT_PHONE: import.meta.env.VITE_CONTACT_PHONE,
+} as const;

@@ -1,0 +1,56 @@
+import { useState, useSyncExternalStore } from 'react';
+import { getHref } from '../../config/routes';
+import { useLanguage, useT } from '../../i18n/language';
+import { createBrowserStore } from '../../lib/browserStore';
+import { buttonClass } from '../../components/ui/buttonStyles';
+import { ExternalLink } from '../../components/ui/ExternalLink';
+
+export const CONSENT_STORAGE_KEY = 'cookie-consent';
+const isAccepted = (value: unknown): value is 'accepted' => value === 'accepted';
+export const consentStore = createBrowserStore(CONSENT_STORAGE_KEY, isAccepted);
+
+// On the server nothing is known about consent, so the banner only appears in the browser.
+const serverSnapshot = () => 'unknown' as const;
+const clientSnapshot = () => consentStore.get() ?? ('none' as const);
+
+/**
+ * Shown while no consent is stored. Accept stores 'accepted' and hides it for good; the X hides
+ * it for this page view only; Settings opens the privacy policy in a new tab.
+ */
+export function CookieBanner() {
+  const { t } = useT();
+  const { lang } = useLanguage();
+  const consent = useSyncExternalStore(consentStore.subscribe, clientSnapshot, serverSnapshot);
+  const [dismissed, setDismissed] = useState(false);
+
+  if (consent !== 'none' || dismissed) return null;
+
+  return (
+    <section
+      aria-label={t('cookies.label')}
+      className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white p-4 shadow-[0_-4px_24px_rgba(15,23,42,0.12)] sm:inset-x-auto sm:bottom-4 sm:right-4 sm:max-w-md sm:rounded-2xl sm:border"
+    >
+      <div className="flex items-start gap-3">
+        <p className="text-sm leading-6 text-slate-800">{t('cookies.text')}</p>
+        <button
+          type="button"
+          onClick={() => setDismissed(true)}
+          className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100"
+          aria-label={t('cookies.dismiss')}
+        >
+          <svg viewBox="0 0 24 24" className="h-5 w-5" aria-hidden="true" focusable="false">
+            <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+        </button>
+      </div>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <button type="button" className={buttonClass('primary')} onClick={() => consentStore.set('accepted')}>
+          {t('cookies.accept')}
+        </button>
+        <ExternalLink href={getHref('privacy', lang)} className={buttonClass('secondary')}>
+          {t('cookies.settings')}
+        </ExternalLink>
+      </div>
+    </section>
+  );
+}

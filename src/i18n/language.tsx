@@ -1,0 +1,54 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Namespace } from 'i18next';
+import { defaultLang, isLang, matchPath, type Lang } from '../config/routes';
+import { createBrowserStore } from '../lib/browserStore';
+import { i18n } from './index';
+
+export const LANGUAGE_STORAGE_KEY = 'language';
+export const languageStore = createBrowserStore<Lang>(LANGUAGE_STORAGE_KEY, isLang);
+
+interface LanguageState {
+  readonly lang: Lang;
+  /** Remember a choice; the caller moves to the other language's path where one exists. */
+  readonly choose: (lang: Lang) => void;
+}
+
+const LanguageContext = createContext<LanguageState>({ lang: defaultLang, choose: () => undefined });
+
+const serverSnapshot = () => null;
+
+/**
+ * The language is derived, not kept in two places: a path that has a language (German paths with
+ * an English twin, /products/…, /company/…) decides and becomes the remembered choice; other
+ * paths follow the remembered choice. The first render matches the prerendered HTML (the path's
+ * language or German); a remembered choice applies right after hydration.
+ */
+export function LanguageProvider({ pathname, children }: { pathname: string; children: ReactNode }) {
+  const boundLang = matchPath(pathname)?.boundLang ?? null;
+  const stored = useSyncExternalStore(languageStore.subscribe, languageStore.get, serverSnapshot);
+  const lang: Lang = boundLang ?? stored ?? defaultLang;
+
+  useEffect(() => {
+    if (boundLang !== null && languageStore.get() !== boundLang) languageStore.set(boundLang);
+  }, [boundLang]);
+
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    if (i18n.language !== lang) void i18n.changeLanguage(lang);
+  }, [lang]);
+
+  const choose = useCallback((next: Lang) => languageStore.set(next), []);
+  const value = useMemo(() => ({ lang, choose }), [lang, choose]);
+  return <LanguageContext.Provider value={value}>{children}</LanguageContext.Provider>;
+}
+
+export function useLanguage(): LanguageState {
+  return useContext(LanguageContext);
+}
+
+/** useTranslation fixed to the page's language, so rendering never depends on global state. */
+export function useT<N extends Namespace = 'common'>(ns?: N) {
+  const { lang } = useLanguage();
+  return useTranslation(ns, { lng: lang });
+}

@@ -1,0 +1,16 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig, loadEnv } from 'vite';
+import { parseEnv } from './src/config/envSchema.ts';
+
+export default defineConfig(({ mode }) => {
+  // Validate the operator's VITE_* values once, and hand the defaulted values to Vite.
+  Object.assign(process.env, parseEnv(loadEnv(mode, import.meta.dirname, 'VITE_')));
+  return {
+    plugins: [react(), tailwindcss()],
+    define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
+    server: { port: Number(process.env.PORT ?? 5173), strictPort: true },
+    preview: { port: Number(process.env.PORT ?? 4173) },
+    build: { target: 'es2022', sourcemap: false, manifest: true },
+  };
+});
