@@ -17,6 +17,7 @@ export default defineConfig({
           globals: true,
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup/unit.ts'],
+          testTimeout: 15_000,
         },
       },
       {

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { Footer } from '../components/layout/Footer';
 import { Header } from '../components/layout/Header';
@@ -37,6 +38,10 @@ function Shell({ pathname }: { pathname: string }) {
 /** The whole app inside a router: layout, providers and the page of the current path. */
 export function App() {
   const { pathname } = useLocation();
+  // Marks the page as live (hydrated), for the end-to-end tests and for styles that need it.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <LanguageProvider pathname={pathname}>
       <ContactProvider>

@@ -19,7 +19,7 @@ export function createBrowserStore<T extends string>(
   const read = (): T | null => {
     try {
       const value = window.localStorage.getItem(key);
-      return accept(value) ? value : memory;
+      return accept(value) ? value : null;
     } catch {
       return memory;
     }

@@ -1,4 +1,4 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
 interface ContactState {
   readonly isOpen: boolean;
@@ -18,13 +18,21 @@ export function ContactProvider({ children }: { children: ReactNode }) {
   const [isOpen, setOpen] = useState(false);
   const [product, setProduct] = useState<string | null>(null);
   const [used, setUsed] = useState(false);
+  // Whatever had focus when the modal opened gets it back when it closes.
+  const opener = useRef<HTMLElement | null>(null);
 
   const open = useCallback((next?: string) => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setProduct(next ?? null);
     setUsed(true);
     setOpen(true);
   }, []);
   const close = useCallback(() => setOpen(false), []);
+  const restoreFocus = useCallback(() => {
+    const target = opener.current;
+    opener.current = null;
+    if (target?.isConnected) target.focus();
+  }, []);
   const value = useMemo(() => ({ isOpen, product, open, close }), [isOpen, product, open, close]);
 
   return (
@@ -32,7 +40,7 @@ export function ContactProvider({ children }: { children: ReactNode }) {
       {children}
       {used ? (
         <Suspense fallback={null}>
-          <ContactModal open={isOpen} product={product} onClose={close} />
+          <ContactModal open={isOpen} product={product} onClose={close} onClosed={restoreFocus} />
         </Suspense>
       ) : null}
     </ContactContext.Provider>

@@ -6,18 +6,25 @@ interface ContactModalProps {
   open: boolean;
   product: string | null;
   onClose: () => void;
+  /** Called once the dialog has closed, to put focus back where it was. */
+  onClosed?: () => void;
   /** Opens the e-mail draft; the browser's navigation by default. */
   openMail?: (url: string) => void;
 }
 
 /** Radix Dialog traps focus, closes on Escape and returns focus to the opener. */
-export default function ContactModal({ open, product, onClose, openMail }: ContactModalProps) {
+export default function ContactModal({ open, product, onClose, onClosed, openMail }: ContactModalProps) {
   const { t } = useT();
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/60" />
-        <Dialog.Content className="fixed inset-x-0 bottom-0 z-50 max-h-[100dvh] overflow-y-auto rounded-t-2xl bg-white p-5 shadow-xl sm:inset-auto sm:left-1/2 sm:top-1/2 sm:max-h-[90vh] sm:w-full sm:max-w-xl sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-2xl sm:p-8">
+        <Dialog.Content
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            onClosed?.();
+          }}
+          className="fixed inset-x-0 bottom-0 z-50 max-h-[100dvh] overflow-y-auto rounded-t-2xl bg-white p-5 shadow-xl sm:inset-auto sm:left-1/2 sm:top-1/2 sm:max-h-[90vh] sm:w-full sm:max-w-xl sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-2xl sm:p-8">
           <div className="flex items-start justify-between gap-4">
             <Dialog.Title className="text-2xl font-bold text-slate-900">{t('contact.title')}</Dialog.Title>
             <Dialog.Close

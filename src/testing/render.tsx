@@ -1,0 +1,30 @@
+import { render, type RenderOptions } from '@testing-library/react';
+import type { ReactElement, ReactNode } from 'react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { ContactProvider } from '../features/contact/ContactContext';
+import { LanguageProvider } from '../i18n/language';
+
+function Providers({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  return (
+    <LanguageProvider pathname={pathname}>
+      <ContactProvider>{children}</ContactProvider>
+    </LanguageProvider>
+  );
+}
+
+/** Renders UI as the app does: router at a path, language from that path, contact modal. */
+export function renderWithProviders(ui: ReactElement, { path = '/', ...options }: { path?: string } & RenderOptions = {}) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <Providers>{ui}</Providers>
+    </MemoryRouter>,
+    options,
+  );
+}
+
+/** Shows the current path, so a test can see where a link or a switch went. */
+export function LocationProbe() {
+  const { pathname } = useLocation();
+  return <output data-testid="location">{pathname}</output>;
+}

@@ -1,0 +1,107 @@
+import { persona } from '../../src/config/persona';
+import { getHref, routeIds, routes, type Lang, type RouteId } from '../../src/config/routes';
+import { expect, gotoHydrated, test, text } from './fixtures';
+
+/** Where each page's heading lives in the translations. */
+const headingKey: Record<RouteId, string> = {
+  home: 'home.headline',
+  products: 'marketing:products.heading',
+  features: 'marketing:features.heading',
+  demo: 'marketing:demo.heading',
+  solutions: 'marketing:solutions.heading',
+  pricing: 'marketing:pricing.heading',
+  coachPlans: 'marketing:coachPlans.heading',
+  contactCenter: 'products:contactCenter.heading',
+  hotlines: 'products:hotlines.heading',
+  secretary: 'products:secretary.heading',
+  mentalCoaches: 'marketing:mentalCoaches.heading',
+  liveCoach: '',
+  about: 'marketing:about.heading',
+  contact: 'marketing:contact.heading',
+  imprint: 'legal:imprint.heading',
+  privacy: 'legal:privacy.heading',
+  transparency: 'legal:transparency.heading',
+  adminLogin: 'admin:login.heading',
+  adminDashboard: 'admin:dashboard.heading',
+};
+
+function expectedHeading(id: RouteId, lang: Lang): string {
+  // The coach speaks German only, whatever the site's language.
+  if (id === 'liveCoach') return `Sprich jetzt mit ${persona.name} AI!`;
+  return text(lang, headingKey[id]);
+}
+
+const cases = routeIds.flatMap((id) =>
+  (['de', 'en'] as const).map((lang) => ({ id, lang, path: getHref(id, lang), bound: 'en' in routes[id].paths })),
+);
+
+test.describe('every route in both languages', () => {
+  for (const { id, lang, path, bound } of cases) {
+    test(`${id} (${lang}) at ${path}`, async ({ page }) => {
+      if (!bound) {
+        // Pages without an English path follow the remembered choice.
+        await page.addInitScript((choice) => window.localStorage.setItem('language', choice), lang);
+      }
+      await gotoHydrated(page, path);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(expectedHeading(id, lang));
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await expect(page.getByRole('banner').first()).toBeVisible();
+      await expect(page.getByRole('contentinfo')).toBeVisible();
+    });
+  }
+});
+
+test('an unknown path shows the not-found page with status 404 and a way home', async ({ page, consoleProblems }) => {
+  const response = await gotoHydrated(page, '/gibt-es-nicht/wirklich');
+  expect(response?.status()).toBe(404);
+  // The browser reports the document's own 404 status; that one is expected here.
+  const expected = consoleProblems.findIndex((line) => line.includes('status of 404'));
+  expect(expected).toBeGreaterThanOrEqual(0);
+  consoleProblems.splice(expected, 1);
+  await expect(page.getByText('404', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Diese Seite wurde nicht gefunden.');
+  await page.getByRole('link', { name: 'Zur Startseite', exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'home.headline'));
+});
+
+test('prerendered HTML carries the page before any script runs', async ({ request }) => {
+  for (const [path, heading, lang] of [
+    ['/', text('de', 'home.headline'), 'de'],
+    ['/products/ai-hotlines', text('en', 'products:hotlines.heading'), 'en'],
+    ['/unternehmen/ueber-uns', text('de', 'marketing:about.heading'), 'de'],
+  ] as const) {
+    const response = await request.get(path);
+    expect(response.status()).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(`<html lang="${lang}">`);
+    expect(html).toMatch(new RegExp(`<h1[^>]*>${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</h1>`));
+    expect(html).toMatch(/<title>[^<]+<\/title>/);
+    expect(html).toMatch(/<meta name="description" content="[^"]+"/);
+    expect(html).toContain(`<link rel="canonical" href="https://www.example.com${path}"`);
+    // No inline script: the strict Content-Security-Policy forbids them.
+    expect(html.match(/<script(?![^>]*\bsrc=)[^>]*>/g)).toBeNull();
+  }
+  const twin = await (await request.get('/produkte/ai-hotlines')).text();
+  expect(twin).toContain('hreflang="en" href="https://www.example.com/products/ai-hotlines"');
+  expect(twin).toContain('hreflang="de" href="https://www.example.com/produkte/ai-hotlines"');
+});
+
+test('sitemap and robots come from the route registry', async ({ request }) => {
+  const sitemap = await (await request.get('/sitemap.xml')).text();
+  expect(sitemap).toContain('<loc>https://www.example.com/products/ai-secretary</loc>');
+  expect(sitemap).toContain('<loc>https://www.example.com/produkte/mia-ai</loc>');
+  expect(sitemap).not.toContain('/admin/');
+  const robots = await (await request.get('/robots.txt')).text();
+  expect(robots).toContain('Disallow: /admin/');
+});
+
+test('the site is served with a strict Content-Security-Policy', async ({ request }) => {
+  const response = await request.get('/');
+  const csp = response.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toContain("'unsafe-eval'");
+  expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(response.headers()['x-content-type-options']).toBe('nosniff');
+});
