@@ -26,7 +26,7 @@ export default defineConfig({
   webServer: {
     command: 'node_modules/.bin/tsx scripts/serve.ts',
     url: baseURL,
-    env: { PORT: String(port) },
+    env: { PORT: String(port), DIST_DIR: process.env.DIST_DIR ?? 'dist' },
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',

@@ -9,8 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 
 const root = resolve(import.meta.dirname, '..');
-const dist = join(root, 'dist');
-const ssrOut = join(root, 'dist-ssr');
+// DIST_DIR lets several builds live side by side (e.g. parallel test runs); dist/ by default.
+const dist = resolve(root, process.env.DIST_DIR ?? 'dist');
+const ssrOut = `${dist}-ssr`;
 
 interface PrerenderModule {
   render(url: string): Promise<{ html: string }>;

@@ -4,12 +4,12 @@ import { join, resolve } from 'node:path';
 import { clientOnlyPrefixes } from '../src/config/routes';
 import { createStaticServer } from './staticServer';
 
-const dir = resolve(import.meta.dirname, '..', 'dist');
+const dir = resolve(import.meta.dirname, '..', process.env.DIST_DIR ?? 'dist');
 const port = Number(process.env.PORT ?? 4173);
 const host = process.env.HOST ?? '127.0.0.1';
 
 if (!existsSync(join(dir, 'index.html'))) {
-  console.error('No build found in dist/. Run `npm run build` first (npm start does both).');
+  console.error(`No build found in ${dir}. Run \`npm run build\` first (npm start does both).`);
   process.exit(1);
 }
 

@@ -5,22 +5,22 @@ import { expect, gotoHydrated, test, text } from './fixtures';
 /** Where each page's heading lives in the translations. */
 const headingKey: Record<RouteId, string> = {
   home: 'home.headline',
-  products: 'marketing:products.heading',
-  features: 'marketing:features.heading',
-  demo: 'marketing:demo.heading',
-  solutions: 'marketing:solutions.heading',
-  pricing: 'marketing:pricing.heading',
-  coachPlans: 'marketing:coachPlans.heading',
-  contactCenter: 'products:contactCenter.heading',
-  hotlines: 'products:hotlines.heading',
-  secretary: 'products:secretary.heading',
-  mentalCoaches: 'marketing:mentalCoaches.heading',
+  products: 'overview:heading',
+  features: 'features:heading',
+  demo: 'demo:heading',
+  solutions: 'solutions:heading',
+  pricing: 'pricing:heading',
+  coachPlans: 'coachPlans:heading',
+  contactCenter: 'contactCenter:heading',
+  hotlines: 'hotlines:heading',
+  secretary: 'secretary:heading',
+  mentalCoaches: 'mentalCoaches:heading',
   liveCoach: '',
-  about: 'marketing:about.heading',
-  contact: 'marketing:contact.heading',
-  imprint: 'legal:imprint.heading',
-  privacy: 'legal:privacy.heading',
-  transparency: 'legal:transparency.heading',
+  about: 'about:heading',
+  contact: 'contactPage:heading',
+  imprint: 'imprint:heading',
+  privacy: 'privacy:heading',
+  transparency: 'transparency:heading',
   adminLogin: 'admin:login.heading',
   adminDashboard: 'admin:dashboard.heading',
 };
@@ -68,8 +68,8 @@ test('an unknown path shows the not-found page with status 404 and a way home', 
 test('prerendered HTML carries the page before any script runs', async ({ request }) => {
   for (const [path, heading, lang] of [
     ['/', text('de', 'home.headline'), 'de'],
-    ['/products/ai-hotlines', text('en', 'products:hotlines.heading'), 'en'],
-    ['/unternehmen/ueber-uns', text('de', 'marketing:about.heading'), 'de'],
+    ['/products/ai-hotlines', text('en', 'hotlines:heading'), 'en'],
+    ['/unternehmen/ueber-uns', text('de', 'about:heading'), 'de'],
   ] as const) {
     const response = await request.get(path);
     expect(response.status()).toBe(200);

@@ -1,11 +1,5 @@
-import { registerNamespace } from '../index';
-import { useT } from '../language';
 import de from '../locales/de/admin.json';
 import en from '../locales/en/admin.json';
+import { defineNamespace } from './define';
 
-registerNamespace('admin', { de, en });
-
-/** Translations of the admin pages; importing this hook loads them. */
-export function useAdminT() {
-  return useT('admin');
-}
+export const useAdminT = defineNamespace('admin', { de, en });

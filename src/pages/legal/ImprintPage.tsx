@@ -2,18 +2,18 @@ import { PageHeader } from '../../components/ui/PageHeader';
 import { Section } from '../../components/ui/Section';
 import { company } from '../../config/company';
 import { site } from '../../config/site';
-import { useLegalT } from '../../i18n/namespaces/legal';
+import { useImprintT } from '../../i18n/namespaces/imprint';
 
 export default function ImprintPage() {
-  const { t } = useLegalT();
+  const { t } = useImprintT();
   return (
     <>
-      <PageHeader title={t('imprint.heading')} lead={t('imprint.lead')} />
+      <PageHeader title={t('heading')} lead={t('lead')} />
       <Section>
-        <p className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">{t('imprint.example')}</p>
+        <p className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">{t('example')}</p>
         <dl className="mt-8 grid gap-6 sm:grid-cols-2">
           <div>
-            <dt className="font-semibold text-slate-900">{t('imprint.provider')}</dt>
+            <dt className="font-semibold text-slate-900">{t('provider')}</dt>
             <dd className="mt-1 text-slate-700">
               {company.legalName}
               <br />
@@ -25,21 +25,21 @@ export default function ImprintPage() {
             </dd>
           </div>
           <div>
-            <dt className="font-semibold text-slate-900">{t('imprint.managingDirector')}</dt>
+            <dt className="font-semibold text-slate-900">{t('managingDirector')}</dt>
             <dd className="mt-1 text-slate-700">{company.managingDirector}</dd>
           </div>
           <div>
-            <dt className="font-semibold text-slate-900">{t('imprint.register')}</dt>
+            <dt className="font-semibold text-slate-900">{t('register')}</dt>
             <dd className="mt-1 text-slate-700">
               {company.registerCourt}, {company.registerNumber}
             </dd>
           </div>
           <div>
-            <dt className="font-semibold text-slate-900">{t('imprint.vatId')}</dt>
+            <dt className="font-semibold text-slate-900">{t('vatId')}</dt>
             <dd className="mt-1 text-slate-700">{company.vatId}</dd>
           </div>
           <div>
-            <dt className="font-semibold text-slate-900">{t('imprint.contact')}</dt>
+            <dt className="font-semibold text-slate-900">{t('contact')}</dt>
             <dd className="mt-1 text-slate-700">
               <a className="text-brand-800 underline" href={`mailto:${site.contactEmail}`}>
                 {site.contactEmail}

@@ -1,13 +1,13 @@
 import { BookingLink } from '../../components/ui/BookingLink';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
-import { useLegalT } from '../../i18n/namespaces/legal';
+import { usePrivacyT } from '../../i18n/namespaces/privacy';
 
 export default function PrivacyPage() {
-  const { t } = useLegalT();
+  const { t } = usePrivacyT();
   return (
     <>
-      <PageHeader title={t('privacy.heading')} lead={t('privacy.lead')}>
+      <PageHeader title={t('heading')} lead={t('lead')}>
         <BookingLink />
       </PageHeader>
       <RelatedLinks title={t('related')} ids={['imprint', 'transparency']} />

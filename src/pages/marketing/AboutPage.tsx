@@ -1,13 +1,13 @@
 import { BookingLink } from '../../components/ui/BookingLink';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
-import { useMarketingT } from '../../i18n/namespaces/marketing';
+import { useAboutT } from '../../i18n/namespaces/about';
 
 export default function AboutPage() {
-  const { t } = useMarketingT();
+  const { t } = useAboutT();
   return (
     <>
-      <PageHeader title={t('about.heading')} lead={t('about.lead')}>
+      <PageHeader title={t('heading')} lead={t('lead')}>
         <BookingLink />
       </PageHeader>
       <RelatedLinks title={t('related')} ids={['contact', 'products', 'transparency']} />

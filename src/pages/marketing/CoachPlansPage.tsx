@@ -1,13 +1,13 @@
 import { BookingLink } from '../../components/ui/BookingLink';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
-import { useMarketingT } from '../../i18n/namespaces/marketing';
+import { useCoachPlansT } from '../../i18n/namespaces/coachPlans';
 
 export default function CoachPlansPage() {
-  const { t } = useMarketingT();
+  const { t } = useCoachPlansT();
   return (
     <>
-      <PageHeader title={t('coachPlans.heading')} lead={t('coachPlans.lead')}>
+      <PageHeader title={t('heading')} lead={t('lead')}>
         <BookingLink />
       </PageHeader>
       <RelatedLinks title={t('related')} ids={['mentalCoaches', 'liveCoach', 'pricing', 'products']} />

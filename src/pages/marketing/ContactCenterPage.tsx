@@ -1,13 +1,13 @@
 import { BookingLink } from '../../components/ui/BookingLink';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
-import { useProductsT } from '../../i18n/namespaces/products';
+import { useContactCenterT } from '../../i18n/namespaces/contactCenter';
 
 export default function ContactCenterPage() {
-  const { t } = useProductsT();
+  const { t } = useContactCenterT();
   return (
     <>
-      <PageHeader title={t('contactCenter.heading')} lead={t('contactCenter.lead')}>
+      <PageHeader title={t('heading')} lead={t('lead')}>
         <BookingLink />
       </PageHeader>
       <RelatedLinks title={t('related')} ids={['hotlines', 'secretary', 'pricing']} />

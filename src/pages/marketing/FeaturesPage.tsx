@@ -1,13 +1,13 @@
 import { BookingLink } from '../../components/ui/BookingLink';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
-import { useMarketingT } from '../../i18n/namespaces/marketing';
+import { useFeaturesT } from '../../i18n/namespaces/features';
 
 export default function FeaturesPage() {
-  const { t } = useMarketingT();
+  const { t } = useFeaturesT();
   return (
     <>
-      <PageHeader title={t('features.heading')} lead={t('features.lead')}>
+      <PageHeader title={t('heading')} lead={t('lead')}>
         <BookingLink />
       </PageHeader>
       <RelatedLinks title={t('related')} ids={['demo', 'solutions', 'pricing', 'products']} />

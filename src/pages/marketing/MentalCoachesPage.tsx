@@ -1,13 +1,13 @@
 import { BookingLink } from '../../components/ui/BookingLink';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
-import { useMarketingT } from '../../i18n/namespaces/marketing';
+import { useMentalCoachesT } from '../../i18n/namespaces/mentalCoaches';
 
 export default function MentalCoachesPage() {
-  const { t } = useMarketingT();
+  const { t } = useMentalCoachesT();
   return (
     <>
-      <PageHeader title={t('mentalCoaches.heading')} lead={t('mentalCoaches.lead')}>
+      <PageHeader title={t('heading')} lead={t('lead')}>
         <BookingLink />
       </PageHeader>
       <RelatedLinks title={t('related')} ids={['coachPlans', 'liveCoach', 'solutions', 'products']} />

@@ -1,13 +1,13 @@
 import { BookingLink } from '../../components/ui/BookingLink';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
-import { useProductsT } from '../../i18n/namespaces/products';
+import { useSecretaryT } from '../../i18n/namespaces/secretary';
 
 export default function SecretaryPage() {
-  const { t } = useProductsT();
+  const { t } = useSecretaryT();
   return (
     <>
-      <PageHeader title={t('secretary.heading')} lead={t('secretary.lead')}>
+      <PageHeader title={t('heading')} lead={t('lead')}>
         <BookingLink />
       </PageHeader>
       <RelatedLinks title={t('related')} ids={['contactCenter', 'hotlines', 'pricing']} />

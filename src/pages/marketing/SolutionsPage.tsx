@@ -1,13 +1,13 @@
 import { BookingLink } from '../../components/ui/BookingLink';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
-import { useMarketingT } from '../../i18n/namespaces/marketing';
+import { useSolutionsT } from '../../i18n/namespaces/solutions';
 
 export default function SolutionsPage() {
-  const { t } = useMarketingT();
+  const { t } = useSolutionsT();
   return (
     <>
-      <PageHeader title={t('solutions.heading')} lead={t('solutions.lead')}>
+      <PageHeader title={t('heading')} lead={t('lead')}>
         <BookingLink />
       </PageHeader>
       <RelatedLinks title={t('related')} ids={['features', 'pricing', 'mentalCoaches', 'products']} />
