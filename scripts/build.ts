@@ -103,7 +103,7 @@ async function main() {
   rmSync(ssrOut, { recursive: true, force: true });
   rmSync(join(dist, '.vite'), { recursive: true, force: true });
   if (!existsSync(join(dist, '_headers'))) throw new Error('public/_headers was not copied.');
-  console.log(`Prerendered ${written.length} pages, spa.html, 404.html, sitemap.xml and robots.txt into dist/.`);
+  console.log(`Prerendered ${written.length} pages, spa.html, 404.html, sitemap.xml and robots.txt into ${dist}.`);
 }
 
 main().catch((error: unknown) => {

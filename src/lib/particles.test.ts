@@ -37,19 +37,20 @@ describe('particle field', () => {
     expect([field.data[0], field.data[1], field.width, field.height]).toEqual([100, 10, 200, 50]);
   });
 
-  it('draws all particles in a single fill', () => {
-    const calls: string[] = [];
+  it('clears the area and draws every particle once, centred on its position', () => {
+    const rects: number[][] = [];
+    let cleared = 0;
     const ctx: DrawTarget = {
       fillStyle: '',
-      clearRect: () => calls.push('clear'),
-      beginPath: () => calls.push('begin'),
-      moveTo: () => undefined,
-      arc: () => calls.push('arc'),
-      fill: () => calls.push('fill'),
+      clearRect: () => cleared++,
+      fillRect: (x, y, w, h) => rects.push([x, y, w, h]),
     };
-    drawField(createField(10, 10, 7), ctx, '#fff');
-    expect(calls.filter((c) => c === 'arc')).toHaveLength(7);
-    expect(calls.filter((c) => c === 'fill')).toHaveLength(1);
+    const field = createField(10, 10, 7);
+    field.data.set([5, 4, 0, 0, 1]);
+    drawField(field, ctx, '#fff');
+    expect(cleared).toBe(1);
+    expect(rects).toHaveLength(7);
+    expect(rects[0]).toEqual([4, 3, 2, 2]);
     expect(ctx.fillStyle).toBe('#fff');
   });
 });

@@ -24,12 +24,12 @@ export function ParticleBackground({ className = '' }: { className?: string }) {
     let onScreen = true;
 
     const size = () => {
-      const dpr = Math.min(window.devicePixelRatio || 1, 2);
+      // Dots of a few pixels gain nothing from a high-density canvas: one canvas pixel per CSS
+      // pixel keeps the fill cost low on phones.
       const width = canvas.clientWidth;
       const height = canvas.clientHeight;
-      canvas.width = Math.round(width * dpr);
-      canvas.height = Math.round(height * dpr);
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      canvas.width = width;
+      canvas.height = height;
       if (field) resizeField(field, width, height);
       else field = createField(width, height);
       drawField(field, ctx, COLOR);
