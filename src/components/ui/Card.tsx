@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useLanguage } from '../../i18n/language';
 
 /** A bordered panel; the base of feature, stat, plan and story cards. */
 export function Card({ children, className = '' }: { children: ReactNode; className?: string }) {
@@ -43,11 +44,18 @@ export function CheckList({ items, className = '' }: { items: readonly string[];
   );
 }
 
-/** A customer quote with its source. */
+const quoteMarks = { de: ['„', '“'], en: ['“', '”'] } as const;
+
+/** A customer quote with its source, in the quotation marks of the page's language. */
 export function Testimonial({ quote, name, role }: { quote: string; name: string; role: string }) {
+  const [open, close] = quoteMarks[useLanguage().lang];
   return (
     <figure className="h-full rounded-2xl bg-brand-50 p-6">
-      <blockquote className="text-lg text-slate-900">“{quote}”</blockquote>
+      <blockquote className="text-lg text-slate-900">
+        {open}
+        {quote}
+        {close}
+      </blockquote>
       <figcaption className="mt-4 text-sm">
         <span className="font-semibold text-slate-900">{name}</span>
         <span className="text-slate-700"> · {role}</span>

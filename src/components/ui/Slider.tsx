@@ -23,7 +23,7 @@ export function Slider({ label, value, min, max, step, onChange, format, classNa
         <span id={labelId} className="text-sm font-medium text-slate-800">
           {label}
         </span>
-        <output aria-hidden="true" className="text-sm font-semibold tabular-nums text-brand-800">
+        <output aria-hidden="true" className="whitespace-nowrap text-sm font-semibold tabular-nums text-brand-800">
           {shown}
         </output>
       </div>

@@ -104,3 +104,69 @@ describe('particle background', () => {
     expect(container.querySelector('canvas')).toHaveAttribute('aria-hidden', 'true');
   });
 });
+
+describe('particle background in a worker', () => {
+  const posted: unknown[] = [];
+  let terminated = 0;
+
+  beforeEach(() => {
+    posted.length = 0;
+    terminated = 0;
+    class FakeWorker {
+      postMessage(message: unknown) {
+        posted.push(message);
+      }
+      terminate() {
+        terminated++;
+      }
+    }
+    vi.stubGlobal('Worker', FakeWorker);
+    Object.defineProperty(HTMLCanvasElement.prototype, 'transferControlToOffscreen', {
+      configurable: true,
+      value: () => ({ offscreen: true }),
+    });
+  });
+
+  afterEach(() => {
+    Reflect.deleteProperty(HTMLCanvasElement.prototype, 'transferControlToOffscreen');
+  });
+
+  const runs = () =>
+    posted.filter((m): m is { type: 'run'; run: boolean } => (m as { type?: string }).type === 'run').map((m) => m.run);
+
+  it('hands the canvas to the worker and starts it; nothing animates on the main thread', () => {
+    render(<ParticleBackground />);
+    expect(posted[0]).toMatchObject({ type: 'init', canvas: { offscreen: true } });
+    expect(runs()).toEqual([true]);
+    expect(frames.size).toBe(0);
+  });
+
+  it('pauses the worker while the tab is hidden', () => {
+    render(<ParticleBackground />);
+    visibility = 'hidden';
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    visibility = 'visible';
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    expect(runs()).toEqual([true, false, true]);
+  });
+
+  it('never starts it under prefers-reduced-motion', () => {
+    reducedMotion = true;
+    render(<ParticleBackground />);
+    expect(runs()).toEqual([false]);
+  });
+
+  it('stops the worker when the page goes away', async () => {
+    // Workers of earlier tests are disposed a tick after their unmount; let that settle first.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    terminated = 0;
+    const { unmount } = render(<ParticleBackground />);
+    unmount();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(terminated).toBe(1);
+  });
+});

@@ -1,0 +1,5 @@
+/** Messages from the page to the particle worker. */
+export type ParticleMessage =
+  | { type: 'init'; canvas: OffscreenCanvas; width: number; height: number }
+  | { type: 'resize'; width: number; height: number }
+  | { type: 'run'; run: boolean };
