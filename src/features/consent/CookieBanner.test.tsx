@@ -36,7 +36,7 @@ describe('cookie banner', () => {
   it('opens the privacy policy in a new tab from Settings', () => {
     renderWithProviders(<CookieBanner />);
     const settings = screen.getByRole('link', { name: /Einstellungen/ });
-    expect(settings).toHaveAttribute('href', '/rechtliches/datenschutz');
+    expect(settings).toHaveAttribute('href', '/rechtliches/datenschutz#datenerfassung');
     expect(settings).toHaveAttribute('target', '_blank');
     expect(settings).toHaveAttribute('rel', 'noopener noreferrer');
   });

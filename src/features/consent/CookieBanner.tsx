@@ -47,7 +47,7 @@ export function CookieBanner() {
         <button type="button" className={buttonClass('primary')} onClick={() => consentStore.set('accepted')}>
           {t('cookies.accept')}
         </button>
-        <ExternalLink href={getHref('privacy', lang)} className={buttonClass('secondary')}>
+        <ExternalLink href={`${getHref('privacy', lang)}#datenerfassung`} className={buttonClass('secondary')}>
           {t('cookies.settings')}
         </ExternalLink>
       </div>

@@ -1,15 +1,44 @@
-import { BookingLink } from '../../components/ui/BookingLink';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
+import { Section } from '../../components/ui/Section';
 import { useContactCenterT } from '../../i18n/namespaces/contactCenter';
+import {
+  ProductActions,
+  ProductBenefits,
+  ProductCta,
+  ProductFeatures,
+  ProductIntro,
+  ProductStats,
+  ProductSteps,
+} from './ProductSections';
+
+/** The product name as it appears in the contact e-mail's subject. */
+const product = 'AI Contact Center';
 
 export default function ContactCenterPage() {
   const { t } = useContactCenterT();
   return (
     <>
       <PageHeader title={t('heading')} lead={t('lead')}>
-        <BookingLink />
+        <ProductActions product={product} contactLabel={t('contact')} />
       </PageHeader>
+      <Section title={t('stats.title')}>
+        <ProductStats items={t('stats.items', { returnObjects: true })} />
+      </Section>
+      <Section title={t('features.title')}>
+        <ProductIntro>{t('features.intro')}</ProductIntro>
+        <ProductFeatures items={t('features.items', { returnObjects: true })} />
+      </Section>
+      <Section title={t('benefits.title')}>
+        <ProductBenefits
+          groups={[t('benefits.customers', { returnObjects: true }), t('benefits.business', { returnObjects: true })]}
+        />
+      </Section>
+      <Section title={t('implementation.title')}>
+        <ProductIntro>{t('implementation.intro')}</ProductIntro>
+        <ProductSteps steps={t('implementation.steps', { returnObjects: true })} />
+      </Section>
+      <ProductCta title={t('cta.title')} text={t('cta.text')} product={product} contactLabel={t('contact')} />
       <RelatedLinks title={t('related')} ids={['hotlines', 'secretary', 'pricing']} />
     </>
   );
