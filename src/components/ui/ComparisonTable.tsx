@@ -29,7 +29,7 @@ export function ComparisonTable({ caption, columns, rows }: ComparisonTableProps
   return (
     // The wrapper scrolls, so it must be reachable by keyboard.
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-    <div className="overflow-x-auto rounded-2xl border border-slate-200" tabIndex={0} role="region" aria-label={caption}>
+    <div className="relative overflow-x-auto rounded-2xl border border-slate-200" tabIndex={0} role="region" aria-label={caption}>
       <table className="w-full min-w-[36rem] border-collapse text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50">

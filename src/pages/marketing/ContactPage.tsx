@@ -2,10 +2,14 @@ import { useEffect } from 'react';
 import { BookingLink } from '../../components/ui/BookingLink';
 import { buttonClass } from '../../components/ui/buttonStyles';
 import { PageHeader } from '../../components/ui/PageHeader';
+import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
+import { company } from '../../config/company';
 import { site } from '../../config/site';
 import { useContact } from '../../features/contact/ContactContext';
 import { useContactPageT } from '../../i18n/namespaces/contactPage';
+
+const linkClass = 'break-all text-brand-800 underline underline-offset-4 hover:text-brand-900';
 
 /**
  * The contact page shares the site's one contact modal: arriving here opens it, and the page
@@ -28,12 +32,16 @@ export default function ContactPage() {
         </button>
         <BookingLink variant="secondary" />
       </PageHeader>
-      <Section>
-        <dl className="grid gap-6 sm:grid-cols-2">
+      <Section title={t('waysTitle')}>
+        <p className="mb-8 max-w-3xl rounded-2xl bg-brand-50 p-5 text-slate-900">
+          <span className="font-semibold">{t('responseLabel')}: </span>
+          {t('responseText')}
+        </p>
+        <dl className="grid grid-cols-1 gap-8 sm:grid-cols-2 lg:grid-cols-4">
           <div>
             <dt className="font-semibold text-slate-900">{t('emailLabel')}</dt>
             <dd className="mt-1">
-              <a className="text-brand-800 underline" href={`mailto:${site.contactEmail}`}>
+              <a className={linkClass} href={`mailto:${site.contactEmail}`}>
                 {site.contactEmail}
               </a>
             </dd>
@@ -41,13 +49,35 @@ export default function ContactPage() {
           <div>
             <dt className="font-semibold text-slate-900">{t('phoneLabel')}</dt>
             <dd className="mt-1">
-              <a className="text-brand-800 underline" href={`tel:${site.contactPhone.replace(/\s+/g, '')}`}>
+              <a className={linkClass} href={`tel:${site.contactPhone.replace(/\s+/g, '')}`}>
                 {site.contactPhone}
               </a>
             </dd>
           </div>
+          <div>
+            <dt className="font-semibold text-slate-900">{t('bookingLabel')}</dt>
+            <dd className="mt-1 text-slate-700">
+              <p>{t('bookingText')}</p>
+              <BookingLink variant="secondary" className="mt-3" />
+            </dd>
+          </div>
+          <div>
+            <dt className="font-semibold text-slate-900">{t('addressLabel')}</dt>
+            <dd className="mt-1 text-slate-700">
+              <address className="not-italic">
+                {company.legalName}
+                <br />
+                {company.street}
+                <br />
+                {company.postalCode} {company.city}
+                <br />
+                {company.country}
+              </address>
+            </dd>
+          </div>
         </dl>
       </Section>
+      <RelatedLinks title={t('related')} ids={['about', 'products', 'pricing']} />
     </>
   );
 }
