@@ -18,7 +18,7 @@ interface PrerenderModule {
   headFor(pathname: string, lang: 'de' | 'en'): { lang: 'de' | 'en'; canonical: string | null };
   renderHeadTags(head: ReturnType<PrerenderModule['headFor']>): string;
   prerenderPaths(): { path: string; id: string; lang: 'de' | 'en' }[];
-  pageFiles: Record<string, string>;
+  pageModules: Record<string, { file: string; namespaces: readonly string[] }>;
 }
 
 interface ManifestChunk {
@@ -56,10 +56,17 @@ async function main() {
   }
 
   const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const preloadTags = (id: string) =>
-    preloadsFor(manifest, `src/pages/${ssr.pageFiles[id] ?? ''}`)
+  // The page's chunks and its words in the page's language (common and the page's namespaces).
+  const preloadTags = (id: string, lang: string) => {
+    const page = ssr.pageModules[id];
+    const keys = [
+      `src/pages/${page?.file ?? ''}`,
+      ...['common', ...(page?.namespaces ?? [])].map((ns) => `src/i18n/locales/${lang}/${ns}.json`),
+    ];
+    return [...new Set(keys.flatMap((key) => preloadsFor(manifest, key)))]
       .map((file) => `<link rel="modulepreload" crossorigin href="/${file}" />`)
       .join('\n    ');
+  };
 
   const page = (lang: string, head: string, html: string) =>
     template
@@ -79,7 +86,7 @@ async function main() {
     const { html } = await ssr.render(`${origin}${path}`);
     const file = path === '/' ? join(dist, 'index.html') : join(dist, path, 'index.html');
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, page(lang, `${ssr.renderHeadTags(ssr.headFor(path, lang))}\n    ${preloadTags(id)}`, html));
+    writeFileSync(file, page(lang, `${ssr.renderHeadTags(ssr.headFor(path, lang))}\n    ${preloadTags(id, lang)}`, html));
     written.push(path);
   }
 

@@ -3,16 +3,28 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app/App';
 import { preloadPage } from './app/pages';
+import { defaultLang, matchPath } from './config/routes';
+import { activateLanguage } from './i18n';
+import { languageStore } from './i18n/language';
 import './styles.css';
 
 /**
- * Prerendered pages are hydrated, client-only pages (admin) rendered. The current page's module is
- * loaded before hydration so the first render matches the HTML exactly.
+ * Prerendered pages are hydrated, client-only pages (admin) rendered. The current page's module
+ * and words are loaded before the first render, so it matches the HTML exactly: the HTML is in
+ * the path's language (German where the path has none). A remembered other language is loaded
+ * too, so it applies right after hydration without a flash of missing text.
  */
 async function start() {
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element.');
-  await preloadPage(window.location.pathname);
+  const { pathname } = window.location;
+  const pathLang = matchPath(pathname)?.boundLang ?? null;
+  const stored = languageStore.get();
+  await Promise.all([
+    activateLanguage(pathLang ?? defaultLang),
+    pathLang === null && stored !== null ? activateLanguage(stored) : undefined,
+  ]);
+  await preloadPage(pathname);
   const app = (
     <StrictMode>
       <BrowserRouter>

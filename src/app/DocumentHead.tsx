@@ -1,42 +1,56 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
+import { loadNamespaces } from '../i18n';
 import { useLanguage } from '../i18n/language';
-import { headFor } from './head';
+import { headFor, type HeadData } from './head';
 
-function upsert(selector: string, create: () => HTMLElement): HTMLElement {
-  return document.head.querySelector<HTMLElement>(selector) ?? document.head.appendChild(create());
+function upsertMeta(name: string, content: string | null) {
+  const existing = document.head.querySelector(`meta[name="${name}"]`);
+  if (content === null) {
+    existing?.remove();
+    return;
+  }
+  const meta = existing ?? document.head.appendChild(Object.assign(document.createElement('meta'), { name }));
+  meta.setAttribute('content', content);
 }
 
-/** Keeps <head> in step with client-side navigation; the prerenderer wrote the first one. */
+function applyHead(head: HeadData) {
+  document.title = head.title;
+  upsertMeta('description', head.description);
+  upsertMeta('robots', head.robots);
+  document.head.querySelector('link[rel="canonical"]')?.remove();
+  if (head.canonical) {
+    document.head.appendChild(Object.assign(document.createElement('link'), { rel: 'canonical', href: head.canonical }));
+  }
+  document.head.querySelectorAll('link[rel="alternate"][hreflang]').forEach((link) => link.remove());
+  for (const alt of head.alternates) {
+    const link = Object.assign(document.createElement('link'), { rel: 'alternate', href: alt.href });
+    link.setAttribute('hreflang', alt.hreflang);
+    document.head.appendChild(link);
+  }
+}
+
+// A prerendered page arrives with the right head; only later changes need the titles.
+let headIsCurrent = typeof document !== 'undefined' && document.head.querySelector('meta[name="description"]') !== null;
+let firstHead: string | null = null;
+
+/** Keeps <head> in step with client-side navigation and language changes. */
 export function DocumentHead() {
   const { pathname } = useLocation();
   const { lang } = useLanguage();
 
   useEffect(() => {
-    const head = headFor(pathname, lang);
-    document.title = head.title;
-    upsert('meta[name="description"]', () => Object.assign(document.createElement('meta'), { name: 'description' })).setAttribute(
-      'content',
-      head.description,
-    );
-
-    document.head.querySelector('meta[name="robots"]')?.remove();
-    if (head.robots) {
-      const robots = Object.assign(document.createElement('meta'), { name: 'robots', content: head.robots });
-      document.head.appendChild(robots);
-    }
-
-    document.head.querySelector('link[rel="canonical"]')?.remove();
-    if (head.canonical) {
-      document.head.appendChild(Object.assign(document.createElement('link'), { rel: 'canonical', href: head.canonical }));
-    }
-
-    document.head.querySelectorAll('link[rel="alternate"][hreflang]').forEach((link) => link.remove());
-    for (const alt of head.alternates) {
-      const link = Object.assign(document.createElement('link'), { rel: 'alternate', href: alt.href });
-      link.setAttribute('hreflang', alt.hreflang);
-      document.head.appendChild(link);
-    }
+    const key = `${lang} ${pathname}`;
+    firstHead ??= key;
+    if (headIsCurrent && key === firstHead) return;
+    headIsCurrent = false;
+    let cancelled = false;
+    void loadNamespaces(['meta']).then(() => {
+      if (!cancelled) applyHead(headFor(pathname, lang));
+    });
+    return () => {
+      cancelled = true;
+    };
   }, [pathname, lang]);
 
   return null;

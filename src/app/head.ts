@@ -14,14 +14,18 @@ export interface HeadData {
 
 const absolute = (path: string) => `${site.url}${path === '/' ? '/' : path}`;
 
-/** Title, description, canonical and hreflang links of a path, in the language it renders. */
+/**
+ * Title, description, canonical and hreflang links of a path, in the language it renders. Needs
+ * the `meta` namespace loaded (the prerenderer loads everything; the browser loads it on the first
+ * client-side change of page or language).
+ */
 export function headFor(pathname: string, lang: Lang): HeadData {
   const match = matchPath(pathname);
   const id: RouteId | 'notFound' = match?.id ?? 'notFound';
-  const t = i18n.getFixedT(lang, 'common');
+  const t = i18n.getFixedT(lang, 'meta');
   const vars = { site: site.name, name: persona.name };
-  const title = t(`meta.${id}.title`, vars);
-  const description = t(`meta.${id}.description`, vars);
+  const title = t(`${id}.title`, vars);
+  const description = t(`${id}.description`, vars);
 
   if (!match) {
     return { lang, title, description, canonical: null, alternates: [], robots: 'noindex' };

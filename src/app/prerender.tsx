@@ -1,13 +1,14 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
+import { preloadIslands } from '../components/island';
+import { loadEverything } from '../i18n';
 import { App } from './App';
 import { preloadPage } from './pages';
 
-export { pageFiles } from './pages';
-
 export { headFor, renderHeadTags } from './head';
 export { prerenderPaths } from '../config/routes';
+export { pageModules } from './pages';
 
 /**
  * The prerender entry (built for Node by scripts/build.ts): renders one path with React Router's
@@ -16,7 +17,9 @@ export { prerenderPaths } from '../config/routes';
  */
 export async function render(url: string): Promise<{ html: string }> {
   const { pathname } = new URL(url);
+  await loadEverything();
   await preloadPage(pathname);
+  await preloadIslands();
   const html = renderToString(
     <StrictMode>
       <StaticRouter location={pathname}>

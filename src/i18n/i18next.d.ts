@@ -1,5 +1,6 @@
 import 'i18next';
 import type common from './locales/de/common.json';
+import type meta from './locales/de/meta.json';
 import type overview from './locales/de/overview.json';
 import type features from './locales/de/features.json';
 import type demo from './locales/de/demo.json';
@@ -19,13 +20,13 @@ import type admin from './locales/de/admin.json';
 import type roi from './locales/de/roi.json';
 
 // German is the source language: a key missing here fails the typecheck, and the parity test
-// makes sure English has the same keys. Each page has its own namespace, so a page only ships its
-// own words (in both languages).
+// makes sure English has the same keys. Each page has its own namespace, loaded per language.
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
     resources: {
       common: typeof common;
+      meta: typeof meta;
       overview: typeof overview;
       features: typeof features;
       demo: typeof demo;

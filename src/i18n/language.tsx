@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Namespace } from 'i18next';
 import { defaultLang, isLang, matchPath, type Lang } from '../config/routes';
 import { createBrowserStore } from '../lib/browserStore';
-import { i18n } from './index';
+import { activateLanguage, i18n, isLanguageActive } from './index';
 
 export const LANGUAGE_STORAGE_KEY = 'language';
 export const languageStore = createBrowserStore<Lang>(LANGUAGE_STORAGE_KEY, isLang);
@@ -35,6 +35,8 @@ export function LanguageProvider({ pathname, children }: { pathname: string; chi
 
   useEffect(() => {
     document.documentElement.lang = lang;
+    // Usually loaded already (start-up, language switch); otherwise the words arrive and render.
+    if (!isLanguageActive(lang)) void activateLanguage(lang);
     if (i18n.language !== lang) void i18n.changeLanguage(lang);
   }, [lang]);
 

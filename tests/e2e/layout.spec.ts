@@ -43,7 +43,7 @@ test.describe('header', () => {
     await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
     await expect(page).toHaveURL('/produkte/features');
     await expect(page.getByRole('button', { name: 'Kontaktformular' })).toBeVisible();
-    await expect(page).toHaveTitle(text('de', 'meta.features.title', { site: 'Voxa AI' }));
+    await expect(page).toHaveTitle(text('de', 'meta:features.title', { site: 'Voxa AI' }));
   });
 
   test('navigation starts the new page at its top', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { LANGUAGE_STORAGE_KEY, useT } from '../../i18n/language';
 import { LocationProbe, renderWithProviders } from '../../testing/render';
@@ -30,7 +30,7 @@ describe('language switch', () => {
     const user = userEvent.setup({ delay: null });
     renderWithProviders(ui, { path: '/produkte/ai-hotlines' });
     await user.selectOptions(screen.getByRole('combobox'), 'en');
-    expect(screen.getByTestId('location')).toHaveTextContent('/products/ai-hotlines');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/products/ai-hotlines'));
     expect(screen.getByTestId('label')).toHaveTextContent('About');
     expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('en');
     expect(document.documentElement.lang).toBe('en');
@@ -41,7 +41,7 @@ describe('language switch', () => {
     renderWithProviders(ui, { path: '/company/about' });
     expect(screen.getByTestId('label')).toHaveTextContent('About');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'de');
-    expect(screen.getByTestId('location')).toHaveTextContent('/unternehmen/ueber-uns');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/unternehmen/ueber-uns'));
     expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('de');
   });
 
@@ -49,8 +49,8 @@ describe('language switch', () => {
     const user = userEvent.setup({ delay: null });
     renderWithProviders(ui, { path: '/rechtliches/impressum' });
     await user.selectOptions(screen.getByRole('combobox'), 'en');
+    await waitFor(() => expect(screen.getByTestId('label')).toHaveTextContent('About'));
     expect(screen.getByTestId('location')).toHaveTextContent('/rechtliches/impressum');
-    expect(screen.getByTestId('label')).toHaveTextContent('About');
   });
 
   it('applies a remembered choice on pages without a language of their own', () => {

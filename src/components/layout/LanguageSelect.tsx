@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { isLang, pathForLanguage } from '../../config/routes';
+import { activateLanguage } from '../../i18n';
 import { useLanguage, useT } from '../../i18n/language';
 
 const labels = { de: 'Deutsch', en: 'English' } as const;
@@ -24,9 +25,12 @@ export function LanguageSelect({ className = '' }: { className?: string }) {
         onChange={(event) => {
           const next = event.target.value;
           if (!isLang(next)) return;
-          choose(next);
-          const target = pathForLanguage(pathname, next);
-          if (target !== pathname) void navigate(`${target}${search}${hash}`);
+          // Fetch the language's words first, so the page switches in one step.
+          void activateLanguage(next).then(() => {
+            choose(next);
+            const target = pathForLanguage(pathname, next);
+            if (target !== pathname) void navigate(`${target}${search}${hash}`);
+          });
         }}
         className="rounded-full border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:border-slate-400"
       >

@@ -1,5 +1,3 @@
-import de from '../locales/de/about.json';
-import en from '../locales/en/about.json';
 import { defineNamespace } from './define';
 
-export const useAboutT = defineNamespace('about', { de, en });
+export const useAboutT = defineNamespace('about');

@@ -1,13 +1,10 @@
 import type { FlatNamespace } from 'i18next';
-import { registerNamespace } from '../index';
 import { useT } from '../language';
-import type { Lang } from '../../config/routes';
 
 /**
- * Registers a page's namespace (both languages) when its module loads and returns the page's
- * translation hook; importing the hook is what brings the words along.
+ * The translation hook of one namespace. The words themselves are loaded before the page renders
+ * (src/app/pages.tsx lists each page's namespaces; islands load their own).
  */
-export function defineNamespace<N extends FlatNamespace>(ns: N, resources: Record<Lang, object>) {
-  registerNamespace(ns, resources);
+export function defineNamespace<N extends FlatNamespace>(ns: N) {
   return () => useT(ns);
 }

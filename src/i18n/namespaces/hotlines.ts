@@ -1,5 +1,3 @@
-import de from '../locales/de/hotlines.json';
-import en from '../locales/en/hotlines.json';
 import { defineNamespace } from './define';
 
-export const useHotlinesT = defineNamespace('hotlines', { de, en });
+export const useHotlinesT = defineNamespace('hotlines');

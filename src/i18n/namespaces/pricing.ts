@@ -1,5 +1,3 @@
-import de from '../locales/de/pricing.json';
-import en from '../locales/en/pricing.json';
 import { defineNamespace } from './define';
 
-export const usePricingT = defineNamespace('pricing', { de, en });
+export const usePricingT = defineNamespace('pricing');

@@ -1,7 +1,7 @@
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
-import { HotlineRoiCalculator } from '../../features/roi/calculators';
+import { HotlineRoi } from '../../features/roi/islands';
 import { useHotlinesT } from '../../i18n/namespaces/hotlines';
 import {
   ProductActions,
@@ -31,7 +31,7 @@ export default function HotlinesPage() {
         <ProductSpecs items={t('technical.items', { returnObjects: true })} />
       </Section>
       <ProductCalculator>
-        <HotlineRoiCalculator />
+        <HotlineRoi />
       </ProductCalculator>
       <ProductCta title={t('cta.title')} text={t('cta.text')} product={product} contactLabel={t('contact')} />
       <RelatedLinks title={t('related')} ids={['contactCenter', 'secretary', 'pricing']} />

@@ -1,7 +1,7 @@
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
-import { SecretaryRoiCalculator } from '../../features/roi/calculators';
+import { SecretaryRoi } from '../../features/roi/islands';
 import { useSecretaryT } from '../../i18n/namespaces/secretary';
 import {
   ProductActions,
@@ -31,7 +31,7 @@ export default function SecretaryPage() {
         <ProductFeatures items={t('integrations.items', { returnObjects: true })} />
       </Section>
       <ProductCalculator>
-        <SecretaryRoiCalculator />
+        <SecretaryRoi />
       </ProductCalculator>
       <Section title={t('testimonials.title')}>
         <ProductTestimonials items={t('testimonials.items', { returnObjects: true })} />

@@ -4,7 +4,7 @@ import { ComparisonTable } from '../../components/ui/ComparisonTable';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
-import { SolutionsRoiCalculator } from '../../features/roi/calculators';
+import { SolutionsRoi } from '../../features/roi/islands';
 import { useSolutionsT } from '../../i18n/namespaces/solutions';
 import { SuccessStory } from './SolutionsSuccessStory';
 
@@ -30,7 +30,7 @@ export default function SolutionsPage() {
         </div>
       </Section>
       <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6 lg:px-8">
-        <SolutionsRoiCalculator />
+        <SolutionsRoi />
       </div>
       <Section title={t('comparison.title')}>
         <ComparisonTable
