@@ -5,7 +5,8 @@ import { parseEnv } from './src/config/envSchema.ts';
 
 export default defineConfig(({ mode }) => {
   // Validate the operator's VITE_* values once, and hand the defaulted values to Vite.
-  Object.assign(process.env, parseEnv(loadEnv(mode, import.meta.dirname, 'VITE_')));
+  const source = { ...loadEnv(mode, import.meta.dirname, ['VITE_', 'SUPABASE_LOCAL_PORT']) };
+  Object.assign(process.env, parseEnv(source));
   return {
     plugins: [react(), tailwindcss()],
     define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },

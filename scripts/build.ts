@@ -107,6 +107,15 @@ async function main() {
   const siteUrl = new URL(canonical[0] ?? 'https://www.example.com/').origin;
   writeFileSync(join(dist, 'robots.txt'), `User-agent: *\nDisallow: /admin/\n\nSitemap: ${siteUrl}/sitemap.xml\n`);
 
+  // The browser talks to the Supabase project over HTTPS and WebSocket: allow exactly that origin.
+  const supabase = new URL(process.env.VITE_SUPABASE_URL ?? 'http://127.0.0.1:54321');
+  const socket = `${supabase.protocol === 'https:' ? 'wss:' : 'ws:'}//${supabase.host}`;
+  const headersFile = join(dist, '_headers');
+  writeFileSync(
+    headersFile,
+    readFileSync(headersFile, 'utf8').replace("connect-src 'self'", `connect-src 'self' ${supabase.origin} ${socket}`),
+  );
+
   rmSync(ssrOut, { recursive: true, force: true });
   rmSync(join(dist, '.vite'), { recursive: true, force: true });
   if (!existsSync(join(dist, '_headers'))) throw new Error('public/_headers was not copied.');

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app/App';
@@ -32,7 +32,9 @@ async function start() {
       </BrowserRouter>
     </StrictMode>
   );
-  if (container.hasChildNodes()) hydrateRoot(container, app);
+  // Hydrating inside a transition lets React yield to the browser between components, so the
+  // page stays responsive (no long task) while it becomes interactive.
+  if (container.hasChildNodes()) startTransition(() => void hydrateRoot(container, app));
   else createRoot(container).render(app);
 }
 

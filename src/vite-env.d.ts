@@ -8,6 +8,8 @@ interface ImportMetaEnv {
   readonly VITE_BOOKING_URL: string;
   readonly VITE_CONTACT_EMAIL: string;
   readonly VITE_CONTACT_PHONE: string;
+  readonly VITE_SUPABASE_URL: string;
+  readonly VITE_SUPABASE_ANON_KEY: string;
 }
 
 interface ImportMeta {

@@ -7,4 +7,6 @@ export const env = {
   VITE_BOOKING_URL: import.meta.env.VITE_BOOKING_URL,
   VITE_CONTACT_EMAIL: import.meta.env.VITE_CONTACT_EMAIL,
   VITE_CONTACT_PHONE: import.meta.env.VITE_CONTACT_PHONE,
+  VITE_SUPABASE_URL: import.meta.env.VITE_SUPABASE_URL,
+  VITE_SUPABASE_ANON_KEY: import.meta.env.VITE_SUPABASE_ANON_KEY,
 } as const;

@@ -10,14 +10,25 @@ const schema = z.object({
   VITE_BOOKING_URL: z._default(z.url(), 'https://booking.example.com/rueckruf'),
   VITE_CONTACT_EMAIL: z._default(z.email(), 'kontakt@example.com'),
   VITE_CONTACT_PHONE: z._default(z.string(), '+49 30 123456789'),
+  // The Supabase project the browser talks to; by default the local stack (npm start / dev),
+  // whose port parseEnv fills in from SUPABASE_LOCAL_PORT.
+  VITE_SUPABASE_URL: z.url(),
+  // The public anon key (row level security is the guard); by default the local stack's key.
+  VITE_SUPABASE_ANON_KEY: z._default(
+    z.string().check(z.regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a JWT (the project\'s anon key)')),
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0',
+  ),
 });
 
 export type Env = z.infer<typeof schema>;
 
 export function parseEnv(source: Record<string, unknown>): Env {
-  const cleaned = Object.fromEntries(
+  const cleaned: Record<string, unknown> = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== '' && value !== undefined),
   );
+  const localPort = typeof cleaned.SUPABASE_LOCAL_PORT === 'string' ? cleaned.SUPABASE_LOCAL_PORT : '54321';
+  cleaned.VITE_SUPABASE_URL ??= `http://127.0.0.1:${localPort}`;
+  delete cleaned.SUPABASE_LOCAL_PORT;
   const result = schema.safeParse(cleaned);
   if (!result.success) {
     const problems = result.error.issues
