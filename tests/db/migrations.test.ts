@@ -1,0 +1,209 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type LocalDatabase, listMigrations, openLocalDatabase, withClaims } from '../../supabase/local/database';
+
+const supabaseDir = fileURLToPath(new URL('../../supabase/', import.meta.url));
+let workDir: string;
+let memory: LocalDatabase;
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'db-migrations-'));
+  memory = await openLocalDatabase();
+});
+
+afterAll(async () => {
+  await memory.db.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+async function snapshot(db: PGlite) {
+  const tables = await db.query<{ name: string }>(
+    `select table_schema || '.' || table_name as name from information_schema.tables
+      where table_schema in ('public', 'auth', 'storage') order by 1`,
+  );
+  const voice = await db.query<{ count: number }>('select count(*)::int as count from public.voice_configs');
+  const buckets = await db.query('select id, public, file_size_limit, allowed_mime_types from storage.buckets');
+  return { tables: tables.rows.map((row) => row.name), voiceConfigs: voice.rows[0]?.count, buckets: buckets.rows };
+}
+
+async function withExtraMigration(name: string, sql: string): Promise<string> {
+  const dir = join(workDir, name);
+  await cp(supabaseDir, dir, { recursive: true });
+  await writeFile(join(dir, 'migrations', name), sql);
+  return dir;
+}
+
+describe('setting up the local database', () => {
+  const dataDir = () => join(workDir, 'data');
+
+  it('applies bootstrap, every migration and the seed from scratch, twice in a row', async () => {
+    const migrations = await listMigrations();
+    expect(migrations.length).toBeGreaterThan(0);
+
+    const persisted = await openLocalDatabase({ dataDir: dataDir() });
+    try {
+      for (const { setup } of [memory, persisted]) {
+        expect(setup).toEqual({ bootstrapped: true, appliedMigrations: migrations, seeded: true });
+      }
+      const state = await snapshot(memory.db);
+      expect(await snapshot(persisted.db)).toEqual(state);
+      expect(state.voiceConfigs).toBe(1);
+      expect(state.buckets).toEqual([
+        { id: 'document-uploads', public: true, file_size_limit: 20971520, allowed_mime_types: ['application/pdf'] },
+      ]);
+      expect(state.tables).toEqual(
+        expect.arrayContaining([
+          'auth.users',
+          'auth.refresh_tokens',
+          'storage.buckets',
+          'storage.objects',
+          'public.documents',
+          'public.document_chunks',
+          'public.voice_configs',
+          'public.users',
+          'public.conversations',
+        ]),
+      );
+      await persisted.db.query('insert into public.conversations (message_count) values (3)');
+    } finally {
+      await persisted.db.close();
+    }
+  });
+
+  it('keeps the seed idempotent', async () => {
+    await memory.db.exec(await readFile(join(supabaseDir, 'seed.sql'), 'utf8'));
+    expect((await snapshot(memory.db)).voiceConfigs).toBe(1);
+  });
+
+  it('applies only a migration added later, nothing twice', async () => {
+    const extended = await withExtraMigration(
+      '29991231000000_add_notes.sql',
+      `create table public.notes (id int primary key);
+       alter table public.notes enable row level security;`,
+    );
+    const upgraded = await openLocalDatabase({ dataDir: dataDir(), supabaseDir: extended });
+    try {
+      expect(upgraded.setup).toEqual({
+        bootstrapped: false,
+        appliedMigrations: ['29991231000000_add_notes.sql'],
+        seeded: false,
+      });
+      const notes = await upgraded.db.query(`select to_regclass('public.notes') is not null as present`);
+      expect(notes.rows).toEqual([{ present: true }]);
+      expect((await snapshot(upgraded.db)).voiceConfigs).toBe(1);
+    } finally {
+      await upgraded.db.close();
+    }
+  });
+
+  it('names a failing migration', async () => {
+    const broken = await withExtraMigration(
+      '29991231000001_broken.sql',
+      'create table public.half_done (id int); select no_such_function();',
+    );
+    await expect(openLocalDatabase({ dataDir: dataDir(), supabaseDir: broken })).rejects.toThrow(
+      /29991231000001_broken\.sql/,
+    );
+  });
+
+  it('re-opens a data dir with its data, applying nothing twice and nothing of a failed migration', async () => {
+    const reopened = await openLocalDatabase({ dataDir: dataDir() });
+    try {
+      expect(reopened.setup).toEqual({ bootstrapped: false, appliedMigrations: [], seeded: false });
+      const state = await reopened.db.query(
+        `select (select count(*)::int from public.conversations) as conversations,
+                (select count(*)::int from public.voice_configs) as voice_configs,
+                to_regclass('public.half_done') is null as rolled_back,
+                not exists (select from supabase_local.applied_migrations where name like '%broken%') as unrecorded`,
+      );
+      expect(state.rows).toEqual([{ conversations: 1, voice_configs: 1, rolled_back: true, unrecorded: true }]);
+    } finally {
+      await reopened.db.close();
+    }
+  });
+});
+
+describe('the bootstrap behaves like a Supabase database', () => {
+  const db = (): PGlite => memory.db;
+
+  it('enforces row level security after set local role, with claims read by auth.*()', async () => {
+    const claims = { role: 'authenticated', sub: '00000000-0000-4000-8000-0000000000e1', email: 'e@example.com' };
+    const seen = await withClaims(db(), claims, 'authenticated', async (tx) => {
+      const who = await tx.query<{ role: string; uid: string; email: string; jwt_role: string; user: string }>(
+        `select auth.role() as role, auth.uid()::text as uid, auth.email() as email,
+                auth.jwt() ->> 'role' as jwt_role, current_user as user`,
+      );
+      const documents = await tx.query('select * from public.documents');
+      return { who: who.rows[0], documents: documents.rows.length };
+    });
+    expect(seen).toEqual({
+      who: { role: 'authenticated', uid: claims.sub, email: claims.email, jwt_role: 'authenticated', user: 'authenticated' },
+      documents: 0,
+    });
+
+    // The plain SQL way, as in psql: set local role + set local request.jwt.claims.
+    const refused = await db().transaction(async (tx) => {
+      await tx.exec(`set local role anon; set local request.jwt.claims = '{"role":"anon"}';`);
+      try {
+        await tx.query('insert into public.conversations default values');
+        return null;
+      } catch (error) {
+        await tx.rollback();
+        return error;
+      }
+    });
+    expect(refused).toMatchObject({ code: '42501' });
+  });
+
+  it('reads missing claims as null, also after an earlier request set them', async () => {
+    await withClaims(db(), { role: 'anon' }, 'anon', () => Promise.resolve(undefined));
+    const result = await withClaims(db(), null, 'anon', async (tx) =>
+      tx.query<{ uid: string | null; jwt: unknown }>('select auth.uid() as uid, auth.jwt() as jwt'),
+    );
+    expect(result.rows).toEqual([{ uid: null, jwt: null }]);
+  });
+
+  it('has the roles with the attributes Supabase gives them', async () => {
+    const roles = await db().query<{ rolname: string; rolbypassrls: boolean; rolcanlogin: boolean }>(
+      `select rolname, rolbypassrls, rolcanlogin from pg_roles
+        where rolname in ('anon', 'authenticated', 'service_role', 'authenticator') order by rolname`,
+    );
+    expect(roles.rows).toEqual([
+      { rolname: 'anon', rolbypassrls: false, rolcanlogin: false },
+      { rolname: 'authenticated', rolbypassrls: false, rolcanlogin: false },
+      { rolname: 'authenticator', rolbypassrls: false, rolcanlogin: true },
+      { rolname: 'service_role', rolbypassrls: true, rolcanlogin: false },
+    ]);
+  });
+
+  it('refuses a role outside the API roles', async () => {
+    // @ts-expect-error: the type allows only API roles; a caller passing a JWT claim through must be stopped at run time too
+    await expect(withClaims(db(), null, 'postgres', () => Promise.resolve(undefined))).rejects.toThrow(/Unknown database role/);
+  });
+
+  it('ships the German text search configuration', async () => {
+    const result = await db().query<{ v: string }>(`select to_tsvector('german', 'Die Atemtechniken helfen bei Stress')::text as v`);
+    expect(result.rows[0]?.v).toBe(`'atemtechn':2 'helf':3 'stress':5`);
+  });
+
+  it('has storage RLS enabled and the storage path helpers', async () => {
+    const rls = await db().query<{ relname: string; relrowsecurity: boolean }>(
+      `select c.relname, c.relrowsecurity from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'storage' and c.relkind = 'r' order by 1`,
+    );
+    expect(rls.rows).toEqual([
+      { relname: 'buckets', relrowsecurity: true },
+      { relname: 'objects', relrowsecurity: true },
+    ]);
+    const helpers = await db().query(
+      `select storage.foldername('a/b/c.PDF') as folders, storage.filename('a/b/c.PDF') as file, storage.extension('a/b/c.PDF') as ext`,
+    );
+    expect(helpers.rows).toEqual([{ folders: ['a', 'b'], file: 'c.PDF', ext: 'pdf' }]);
+  });
+});

@@ -1,0 +1,406 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  type Actor,
+  actors,
+  allActors,
+  attempt,
+  createAccounts,
+  freshDatabase,
+  insertDocument,
+  type Outcome,
+} from './fixtures';
+
+/**
+ * Who may do what, cell by cell. "denied" is an error with SQLSTATE 42501 (no privilege or a row
+ * level security violation); reads and writes that policies filter out are asserted as exactly
+ * zero rows seen or changed.
+ */
+type Expectation =
+  | { rows: number }
+  | { affected: number }
+  | { denied: true }
+  | { fails: string }
+  | { value: unknown };
+
+const denied = { denied: true } as const;
+const rows = (count: number) => ({ rows: count });
+const affected = (count: number) => ({ affected: count });
+
+interface Case {
+  name: string;
+  sql: string;
+  params?: () => unknown[];
+  expect: Record<Actor['name'], Expectation>;
+}
+
+const ORPHAN_AUTH_ID = '00000000-0000-4000-8000-00000000c001';
+let db: PGlite;
+let documentId = '';
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  await createAccounts(db);
+  // An auth user whose profile is missing, so a profile insert can only fail on permissions.
+  await db.query(`insert into auth.users (id, email, created_at) values ($1, 'orphan@example.com', now())`, [
+    ORPHAN_AUTH_ID,
+  ]);
+  await db.query('delete from public.users where id = $1', [ORPHAN_AUTH_ID]);
+
+  documentId = await insertDocument(db, { title: 'leitfaden.pdf', status: 'COMPLETED' });
+  await db.query(
+    `insert into public.document_chunks (document_id, ordinal, content)
+     values ($1, 1, 'Eine Atemtechnik gegen Stress: langsam ausatmen.')`,
+    [documentId],
+  );
+  await db.exec(`
+    insert into public.voice_configs (stability, is_active) values (0.5, false);
+    insert into public.conversations (message_count, rating) values (4, 5), (2, null);
+  `);
+  await db.exec(`
+    insert into storage.buckets (id, name, public) values ('archive', 'archive', false), ('spare', 'spare', false);
+    insert into storage.objects (bucket_id, name, metadata)
+    values ('document-uploads', '1700000000000-leitfaden.pdf', '{"mimetype":"application/pdf","size":1024}'),
+           ('archive', 'intern.pdf', '{"mimetype":"application/pdf","size":10}');
+  `);
+});
+
+afterAll(async () => {
+  await db.close();
+});
+
+const insertDocumentSql = `insert into public.documents (title, url, file_size) values ('neu.pdf', 'https://example.com/neu.pdf', 10) returning id`;
+
+const tableCases: Case[] = [
+  // documents: admins only
+  {
+    name: 'documents: select',
+    sql: 'select id from public.documents',
+    expect: { anon: rows(0), member: rows(0), admin: rows(1), service_role: rows(1) },
+  },
+  {
+    name: 'documents: insert',
+    sql: insertDocumentSql,
+    expect: { anon: denied, member: denied, admin: rows(1), service_role: rows(1) },
+  },
+  {
+    name: 'documents: update',
+    sql: `update public.documents set title = 'umbenannt.pdf'`,
+    expect: { anon: affected(0), member: affected(0), admin: affected(1), service_role: affected(1) },
+  },
+  {
+    name: 'documents: delete',
+    sql: 'delete from public.documents',
+    expect: { anon: affected(0), member: affected(0), admin: affected(1), service_role: affected(1) },
+  },
+  // document_chunks: admins only
+  {
+    name: 'document_chunks: select',
+    sql: 'select id from public.document_chunks',
+    expect: { anon: rows(0), member: rows(0), admin: rows(1), service_role: rows(1) },
+  },
+  {
+    name: 'document_chunks: insert',
+    sql: `insert into public.document_chunks (document_id, ordinal, content) values ($1, 2, 'Mehr Text.') returning id`,
+    params: () => [documentId],
+    expect: { anon: denied, member: denied, admin: rows(1), service_role: rows(1) },
+  },
+  {
+    name: 'document_chunks: update',
+    sql: `update public.document_chunks set content = 'Geändert.'`,
+    expect: { anon: affected(0), member: affected(0), admin: affected(1), service_role: affected(1) },
+  },
+  {
+    name: 'document_chunks: delete',
+    sql: 'delete from public.document_chunks',
+    expect: { anon: affected(0), member: affected(0), admin: affected(1), service_role: affected(1) },
+  },
+  // voice_configs: everyone reads the active row; admins read all and write
+  {
+    name: 'voice_configs: select',
+    sql: 'select id, is_active from public.voice_configs',
+    expect: { anon: rows(1), member: rows(1), admin: rows(2), service_role: rows(2) },
+  },
+  {
+    name: 'voice_configs: select the inactive row',
+    sql: 'select id from public.voice_configs where not is_active',
+    expect: { anon: rows(0), member: rows(0), admin: rows(1), service_role: rows(1) },
+  },
+  {
+    name: 'voice_configs: insert',
+    sql: 'insert into public.voice_configs (stability, is_active) values (0.3, false) returning id',
+    expect: { anon: denied, member: denied, admin: rows(1), service_role: rows(1) },
+  },
+  {
+    name: 'voice_configs: update the active row (the save button)',
+    sql: `update public.voice_configs set stability = 0.4, similarity_boost = 0.8, style = 0.2,
+          use_speaker_boost = false, pitch = 1.2, speed = 0.9 where is_active = true`,
+    expect: { anon: affected(0), member: affected(0), admin: affected(1), service_role: affected(1) },
+  },
+  {
+    name: 'voice_configs: update all rows',
+    sql: 'update public.voice_configs set style = 0.1',
+    expect: { anon: affected(0), member: affected(0), admin: affected(2), service_role: affected(2) },
+  },
+  {
+    name: 'voice_configs: delete the inactive row',
+    sql: 'delete from public.voice_configs where not is_active',
+    expect: { anon: affected(0), member: affected(0), admin: affected(1), service_role: affected(1) },
+  },
+  {
+    name: 'voice_configs: delete the active row',
+    sql: 'delete from public.voice_configs where is_active',
+    expect: { anon: affected(0), member: affected(0), admin: { fails: '23514' }, service_role: { fails: '23514' } },
+  },
+  // users: written by the auth trigger only; admins read
+  {
+    name: 'users: select',
+    sql: 'select id from public.users',
+    expect: { anon: rows(0), member: rows(0), admin: rows(2), service_role: rows(2) },
+  },
+  {
+    name: 'users: insert',
+    sql: `insert into public.users (id, email, role) values ($1, 'orphan@example.com', 'admin') returning id`,
+    params: () => [ORPHAN_AUTH_ID],
+    expect: { anon: denied, member: denied, admin: denied, service_role: rows(1) },
+  },
+  {
+    name: 'users: update (no self-promotion)',
+    sql: `update public.users set role = 'admin'`,
+    expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(2) },
+  },
+  {
+    name: 'users: delete',
+    sql: 'delete from public.users',
+    expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(2) },
+  },
+  // conversations: written by the coach function (service role); admins read
+  {
+    name: 'conversations: select',
+    sql: 'select id from public.conversations',
+    expect: { anon: rows(0), member: rows(0), admin: rows(2), service_role: rows(2) },
+  },
+  {
+    name: 'conversations: insert',
+    sql: 'insert into public.conversations default values returning id',
+    expect: { anon: denied, member: denied, admin: denied, service_role: rows(1) },
+  },
+  {
+    name: 'conversations: update (rating)',
+    sql: 'update public.conversations set rating = 1',
+    expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(2) },
+  },
+  {
+    name: 'conversations: delete',
+    sql: 'delete from public.conversations',
+    expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(2) },
+  },
+  // storage: admins manage document-uploads and nothing else
+  {
+    name: 'storage.objects: select',
+    sql: 'select id from storage.objects',
+    expect: { anon: rows(0), member: rows(0), admin: rows(1), service_role: rows(2) },
+  },
+  {
+    name: 'storage.objects: insert into document-uploads',
+    sql: `insert into storage.objects (bucket_id, name, owner, metadata)
+          values ('document-uploads', '1700000000001-neu.pdf', auth.uid(), '{"mimetype":"application/pdf"}') returning id`,
+    expect: { anon: denied, member: denied, admin: rows(1), service_role: rows(1) },
+  },
+  {
+    name: 'storage.objects: insert into another bucket',
+    sql: `insert into storage.objects (bucket_id, name) values ('archive', 'neu.pdf') returning id`,
+    expect: { anon: denied, member: denied, admin: denied, service_role: rows(1) },
+  },
+  {
+    name: 'storage.objects: update (upsert)',
+    sql: `update storage.objects set metadata = '{"mimetype":"application/pdf","size":2048}'`,
+    expect: { anon: affected(0), member: affected(0), admin: affected(1), service_role: affected(2) },
+  },
+  {
+    name: 'storage.objects: delete',
+    sql: 'delete from storage.objects',
+    expect: { anon: affected(0), member: affected(0), admin: affected(1), service_role: affected(2) },
+  },
+  {
+    name: 'storage.buckets: select',
+    sql: 'select id from storage.buckets',
+    expect: { anon: rows(0), member: rows(0), admin: rows(0), service_role: rows(3) },
+  },
+  {
+    name: 'storage.buckets: insert',
+    sql: `insert into storage.buckets (id, name) values ('neu', 'neu') returning id`,
+    expect: { anon: denied, member: denied, admin: denied, service_role: rows(1) },
+  },
+  {
+    name: 'storage.buckets: update',
+    sql: `update storage.buckets set public = true where id = 'archive'`,
+    expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(1) },
+  },
+  {
+    name: 'storage.buckets: delete',
+    sql: `delete from storage.buckets where id = 'spare'`,
+    expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(1) },
+  },
+  // auth tables are not part of the data API for anyone
+  {
+    name: 'auth.users: select',
+    sql: 'select id from auth.users',
+    expect: { anon: denied, member: denied, admin: denied, service_role: denied },
+  },
+  {
+    name: 'auth.refresh_tokens: select',
+    sql: 'select id from auth.refresh_tokens',
+    expect: { anon: denied, member: denied, admin: denied, service_role: denied },
+  },
+  // TRUNCATE would bypass row level security, so the API roles do not have it
+  {
+    name: 'truncate documents',
+    sql: 'truncate public.documents cascade',
+    expect: { anon: denied, member: denied, admin: denied, service_role: { affected: 0 } },
+  },
+  {
+    name: 'truncate voice_configs',
+    sql: 'truncate public.voice_configs',
+    expect: { anon: denied, member: denied, admin: denied, service_role: { affected: 0 } },
+  },
+];
+
+const functionCases: Case[] = [
+  {
+    name: 'is_admin()',
+    sql: 'select public.is_admin() as value',
+    expect: { anon: { value: false }, member: { value: false }, admin: { value: true }, service_role: { value: false } },
+  },
+  {
+    name: 'search_knowledge()',
+    sql: `select * from public.search_knowledge('Atemtechnik gegen Stress')`,
+    expect: { anon: denied, member: rows(0), admin: rows(1), service_role: rows(1) },
+  },
+  {
+    name: 'ingest_document_text()',
+    sql: `select public.ingest_document_text($1, 'Ein neuer Text über Schlaf und Erholung.') as value`,
+    params: () => [documentId],
+    expect: { anon: denied, member: denied, admin: { value: 1 }, service_role: { value: 1 } },
+  },
+  {
+    name: 'admin_stats()',
+    sql: `select public.admin_stats() ->> 'documentsProcessed' as value`,
+    expect: { anon: denied, member: denied, admin: { value: '1' }, service_role: { value: '1' } },
+  },
+];
+
+function check(outcome: Outcome, expected: Expectation): void {
+  if ('denied' in expected) {
+    expect(outcome).toMatchObject({ ok: false, code: '42501' });
+    return;
+  }
+  if ('fails' in expected) {
+    expect(outcome).toMatchObject({ ok: false, code: expected.fails });
+    return;
+  }
+  if (!outcome.ok) {
+    throw new Error(`expected success, got ${outcome.code}: ${outcome.message}`);
+  }
+  if ('rows' in expected) expect(outcome.rows).toHaveLength(expected.rows);
+  if ('affected' in expected) expect(outcome.affected).toBe(expected.affected);
+  if ('value' in expected) expect(outcome.rows).toEqual([{ value: expected.value }]);
+}
+
+describe.each([
+  ['tables', tableCases],
+  ['functions', functionCases],
+])('permission matrix: %s', (_kind, cases) => {
+  for (const testCase of cases) {
+    for (const actor of allActors) {
+      it(`${testCase.name} as ${actor.name}`, async () => {
+        const outcome = await attempt(db, actor, testCase.sql, testCase.params?.() ?? []);
+        check(outcome, testCase.expect[actor.name]);
+      });
+    }
+  }
+});
+
+describe('guards that keep the matrix complete', () => {
+  const tablesWithoutRls = `
+    select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relrowsecurity
+     order by 1`;
+
+  it('every table in public has row level security enabled', async () => {
+    expect((await db.query(tablesWithoutRls)).rows).toEqual([]);
+  });
+
+  it('would notice a new table without row level security', async () => {
+    const found = await db.transaction(async (tx) => {
+      await tx.exec('create table public.forgotten (id int)');
+      const result = await tx.query<{ relname: string }>(tablesWithoutRls);
+      await tx.rollback();
+      return result.rows.map((row) => row.relname);
+    });
+    expect(found).toEqual(['forgotten']);
+  });
+
+  it('every table in public is covered by the matrix', async () => {
+    const tables = await db.query<{ relname: string }>(
+      `select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`,
+    );
+    const covered = new Set(tableCases.map((testCase) => testCase.name.split(':')[0]));
+    for (const { relname } of tables.rows) expect(covered).toContain(relname);
+  });
+
+  it('anon may execute no public function except is_admin()', async () => {
+    const result = await db.query<{ proname: string }>(
+      `select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'public' and has_function_privilege('anon', p.oid, 'execute')
+        order by 1`,
+    );
+    expect(result.rows.map((row) => row.proname)).toEqual(['is_admin']);
+  });
+
+  it('security definer functions pin an empty search_path', async () => {
+    const result = await db.query<{ proname: string; proconfig: string[] | null }>(
+      `select p.proname, p.proconfig from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'public' and p.prosecdef`,
+    );
+    expect(result.rows.length).toBeGreaterThan(0);
+    for (const row of result.rows) expect(row.proconfig ?? []).toContain('search_path=""');
+  });
+
+  it('policies evaluate is_admin() once per statement, as (select public.is_admin())', async () => {
+    const result = await db.query<{ policyname: string; qual: string | null; with_check: string | null }>(
+      `select policyname, qual, with_check from pg_policies where schemaname in ('public', 'storage')`,
+    );
+    for (const policy of result.rows) {
+      for (const expression of [policy.qual, policy.with_check]) {
+        if (expression === null) continue;
+        const bare = expression.replace(/\(\s*SELECT\s+is_admin\(\)\s+AS\s+is_admin\s*\)/gi, '');
+        expect(bare, policy.policyname).not.toMatch(/is_admin\(\)|auth\.\w+\(\)/);
+      }
+    }
+  });
+
+  it('signed-in non-admins get nothing more than anon', () => {
+    for (const testCase of [...tableCases, ...functionCases]) {
+      const { anon, member } = testCase.expect;
+      if ('denied' in anon || 'rows' in anon || 'affected' in anon) {
+        // A member may be refused differently (no rows instead of no privilege), never granted more.
+        const memberGetsMore =
+          ('rows' in member && 'rows' in anon && member.rows > anon.rows) ||
+          ('affected' in member && 'affected' in anon && member.affected > anon.affected) ||
+          ('value' in member && !('value' in anon));
+        expect(memberGetsMore, testCase.name).toBe(false);
+      }
+    }
+  });
+
+  it('the role switch is transaction-local: afterwards the connection is the owner again', async () => {
+    await attempt(db, actors.anon, 'select 1');
+    const result = await db.query<{ role: string; claims: string | null }>(
+      `select current_user as role, nullif(current_setting('request.jwt.claims', true), '') as claims`,
+    );
+    expect(result.rows).toEqual([{ role: 'postgres', claims: null }]);
+  });
+});
