@@ -30,7 +30,7 @@ const zones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-ssr', 'coverage', 'playwright-report', 'test-results', '.supabase-local', 'node_modules'] },
+  { ignores: ['dist', 'dist-*', 'coverage', 'playwright-report', 'test-results', '.supabase-local', 'node_modules'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

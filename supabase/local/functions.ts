@@ -1,0 +1,126 @@
+/**
+ * Edge functions host (/functions/v1/<name>[/<sub/path>]): runs `<functionsDir>/<name>/handler.ts`
+ * in this Node process. On Supabase the Deno entry `index.ts` next to it serves the same handler
+ * with Deno.serve, so both runtimes execute the same code. Like Supabase's gateway, a request
+ * needs a valid JWT in `Authorization` unless supabase/config.toml sets `verify_jwt = false` for
+ * the function; preflights go to the function itself.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot } from './config';
+import { bearerToken, json } from './http';
+import { verifyJwt } from './jwt';
+import type { Service, StackContext } from './types';
+
+export type FunctionHandler = (request: Request, env: Record<string, string>) => Promise<Response>;
+
+/** Function slugs as the CLI creates them; `_shared` and other internals are never invokable. */
+const FUNCTION_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+const notFound = () => json(404, { code: 'NOT_FOUND', message: 'Requested function was not found' });
+
+/**
+ * Reads `verify_jwt` of each `[functions.<name>]` table from a Supabase config.toml. Only that key
+ * matters here, so a line-based reading suffices.
+ */
+export function verifyJwtSettings(toml: string): Map<string, boolean> {
+  const settings = new Map<string, boolean>();
+  let current: string | null = null;
+  for (const rawLine of toml.split(/\r?\n/)) {
+    const line = rawLine.replace(/\s+#.*$/, '').trim();
+    const table = /^\[\s*functions\.(?:"([^"]+)"|([A-Za-z0-9_-]+))\s*\]$/.exec(line);
+    if (table) {
+      current = table[1] ?? table[2] ?? null;
+      continue;
+    }
+    if (line.startsWith('[')) {
+      current = null;
+      continue;
+    }
+    const setting = /^verify_jwt\s*=\s*(true|false)$/.exec(line);
+    if (current && setting) settings.set(current, setting[1] === 'true');
+  }
+  return settings;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+export function createFunctionsService(ctx: StackContext): Service {
+  const functionsDir = resolve(ctx.config.functionsDir ?? join(repoRoot, 'supabase', 'functions'));
+  const configPath = join(dirname(functionsDir), 'config.toml');
+  const loaded = new Map<string, Promise<FunctionHandler>>();
+
+  function requiresJwt(name: string): boolean {
+    try {
+      return verifyJwtSettings(readFileSync(configPath, 'utf8')).get(name) ?? true;
+    } catch {
+      return true; // no config.toml: Supabase's default
+    }
+  }
+
+  async function importHandler(file: string): Promise<FunctionHandler> {
+    const module: unknown = await import(pathToFileURL(file).href);
+    const handle = typeof module === 'object' && module !== null ? (module as { handle?: unknown }).handle : undefined;
+    if (typeof handle !== 'function') throw new Error(`${file} does not export handle(request, env)`);
+    return handle as FunctionHandler;
+  }
+
+  /** Imported once per process, like a deployed function; restart the stack after editing one. */
+  function handlerFor(file: string): Promise<FunctionHandler> {
+    let handler = loaded.get(file);
+    if (!handler) {
+      handler = importHandler(file);
+      loaded.set(file, handler);
+      // A module that failed to load is retried on the next request, once it has been fixed.
+      handler.catch(() => loaded.delete(file));
+    }
+    return handler;
+  }
+
+  return {
+    async handle(request, path) {
+      const [, name = '', ...rest] = path.split('/');
+      if (!FUNCTION_NAME.test(name)) return notFound();
+      const file = join(functionsDir, name, 'handler.ts');
+      if (!existsSync(file)) return notFound();
+
+      if (request.method !== 'OPTIONS' && requiresJwt(name)) {
+        if (!request.headers.has('authorization')) return json(401, { code: 401, message: 'Missing authorization header' });
+        const token = bearerToken(request);
+        if (!token || !verifyJwt(token, ctx.config.jwtSecret).ok) return json(401, { code: 401, message: 'Invalid JWT' });
+      }
+
+      const incoming = new URL(request.url);
+      // Functions see their own name as the first path segment, as on Supabase.
+      const url = new URL(`/${[name, ...rest].join('/')}${incoming.search}`, incoming.origin);
+      const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+      const functionRequest = new Request(url, {
+        method: request.method,
+        headers: request.headers,
+        body: hasBody ? await request.arrayBuffer() : undefined,
+        signal: request.signal,
+      });
+      const env: Record<string, string> = {
+        ...ctx.config.functionEnv,
+        // Reserved on Supabase: the platform sets these and secrets cannot override them.
+        SUPABASE_URL: incoming.origin,
+        SUPABASE_ANON_KEY: ctx.config.anonKey,
+        SUPABASE_SERVICE_ROLE_KEY: ctx.config.serviceRoleKey,
+      };
+
+      try {
+        const handler = await handlerFor(file);
+        const response: unknown = await handler(functionRequest, env);
+        if (!(response instanceof Response)) throw new Error(`Function ${name} did not return a Response`);
+        return response;
+      } catch (error) {
+        // The function's own log line, as the edge runtime prints it; the server carries on.
+        process.stderr.write(`[functions] ${name}: ${describe(error)}\n`);
+        return json(500, { error: 'Function exited due to an error (please check logs)' });
+      }
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Node HTTP ⇄ Fetch API: every part of the local stack is written as `(Request) => Response`,
+ * the same shape the edge functions have, and this module adapts Node's server to it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LocalStackConfig } from './config';
+import { verifyJwt, type Claims } from './jwt';
+
+/** The headers Supabase's gateway allows from browsers (supabase-js sends these). */
+export const corsHeaders: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD',
+  'Access-Control-Allow-Headers':
+    'authorization, x-client-info, apikey, content-type, content-profile, accept-profile, prefer, range, x-upsert, cache-control, x-supabase-api-version, x-region, x-retry-count, x-stainless-arch, x-stainless-lang, x-stainless-os, x-stainless-package-version, x-stainless-retry-count, x-stainless-runtime, x-stainless-runtime-version, x-stainless-timeout',
+  'Access-Control-Expose-Headers': 'content-range, content-location, x-supabase-api-version',
+  'Access-Control-Max-Age': '86400',
+};
+
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`Request body exceeds ${String(limit)} bytes`);
+  }
+}
+
+/** Reads a Node request fully (bounded) and turns it into a Fetch API Request. */
+export async function toRequest(req: IncomingMessage, origin: string, maxBodyBytes: number): Promise<Request> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (Number.isFinite(declared) && declared > maxBodyBytes) {
+    req.resume();
+    throw new BodyTooLargeError(maxBodyBytes);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBodyBytes) {
+      req.resume();
+      throw new BodyTooLargeError(maxBodyBytes);
+    }
+    chunks.push(chunk);
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const method = req.method ?? 'GET';
+  const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks);
+  return new Request(new URL(req.url ?? '/', origin), { method, headers, body });
+}
+
+/** Writes a Fetch API Response to Node, streaming its body (server-sent events included). */
+export async function sendResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    const existing = headers[name];
+    if (existing === undefined) headers[name] = value;
+    else headers[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  });
+  for (const [name, value] of Object.entries(corsHeaders)) headers[name.toLowerCase()] ??= value;
+  res.writeHead(response.status, headers);
+  if (!response.body || method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  res.on('close', () => void reader.cancel().catch(() => undefined));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
+  }
+  res.end();
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+/** Who is calling: the role and claims of the bearer token (or of the apikey when there is none). */
+export interface Caller {
+  role: 'anon' | 'authenticated' | 'service_role';
+  claims: Claims;
+  token: string;
+}
+
+export type CallerResult = { ok: true; caller: Caller } | { ok: false; reason: 'missing' | 'malformed' | 'signature' | 'expired' | 'role' };
+
+const apiRoles = new Set(['anon', 'authenticated', 'service_role']);
+
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.get('authorization');
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return match?.[1] ?? null;
+}
+
+export function resolveCaller(request: Request, config: LocalStackConfig): CallerResult {
+  const token = bearerToken(request) ?? request.headers.get('apikey');
+  if (!token) return { ok: false, reason: 'missing' };
+  const verified = verifyJwt(token, config.jwtSecret);
+  if (!verified.ok) return { ok: false, reason: verified.reason };
+  const role = verified.claims.role;
+  if (typeof role !== 'string' || !apiRoles.has(role)) return { ok: false, reason: 'role' };
+  return { ok: true, caller: { role: role as Caller['role'], claims: verified.claims, token } };
+}

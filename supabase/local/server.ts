@@ -1,0 +1,143 @@
+/**
+ * The local Supabase-compatible stack: one Node process speaking the subset of Supabase's HTTP
+ * and WebSocket APIs this app uses (auth, rest, storage, realtime, functions) on PGlite, with row
+ * level security enforced by Postgres itself.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { createAuthService, ensureUser } from './auth';
+import type { LocalStackConfig } from './config';
+import { openDatabase } from './database';
+import { createFunctionsService } from './functions';
+import { BodyTooLargeError, corsHeaders, json, sendResponse, toRequest } from './http';
+import { createRealtimeServer, type RealtimeServer } from './realtime';
+import { createRestService } from './rest';
+import { createStorageService } from './storage';
+import type { Service, StackContext } from './types';
+
+export interface LocalStack {
+  readonly url: string;
+  readonly db: PGlite;
+  readonly config: LocalStackConfig;
+  close(): Promise<void>;
+}
+
+export class PortInUseError extends Error {
+  constructor(readonly port: number) {
+    super(`Port ${String(port)} is already in use: stop the other process or set SUPABASE_LOCAL_PORT to a free port.`);
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(port) : error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+/** Opens the database (applying what is pending), creates the admin user and starts listening. */
+export async function startLocalStack(config: LocalStackConfig): Promise<LocalStack> {
+  if (config.dataDir !== null) mkdirSync(config.dataDir, { recursive: true });
+  // In memory (tests), a cached copy of the freshly migrated database saves most of the start-up.
+  const db = await openDatabase(
+    config.dataDir === null
+      ? { templateCacheDir: join(tmpdir(), 'supabase-local-templates') }
+      : { dataDir: join(config.dataDir, 'db') },
+  );
+  const tempFiles = config.dataDir === null ? mkdtempSync(join(tmpdir(), 'supabase-local-')) : null;
+  const filesDir = tempFiles ?? join(config.dataDir ?? '', 'storage');
+  mkdirSync(filesDir, { recursive: true });
+  const ctx: StackContext = { db, config, filesDir };
+
+  try {
+    await ensureUser(ctx, { email: config.adminEmail, password: config.adminPassword, appMetadata: { role: 'admin' } });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+
+  const services: Record<string, Service> = {
+    '/auth/v1': createAuthService(ctx),
+    '/rest/v1': createRestService(ctx),
+    '/storage/v1': createStorageService(ctx),
+    '/functions/v1': createFunctionsService(ctx),
+  };
+
+  let origin = `http://${config.host}:${String(config.port)}`;
+  const server = createServer((req, res) => {
+    void (async () => {
+      const method = req.method ?? 'GET';
+      let response: Response;
+      try {
+        const request = await toRequest(req, origin, config.maxBodyBytes);
+        const { pathname } = new URL(request.url);
+        const prefix = Object.keys(services).find((key) => pathname === key || pathname.startsWith(`${key}/`));
+        if (!prefix) {
+          response = json(404, { message: 'no Route matched with those values' });
+        } else if (method === 'OPTIONS' && prefix !== '/functions/v1') {
+          // The gateway answers preflights; functions answer their own, as on Supabase.
+          response = new Response(null, { status: 204, headers: corsHeaders });
+        } else {
+          const service = services[prefix];
+          response = service
+            ? await service.handle(request, pathname.slice(prefix.length) || '/')
+            : json(404, { message: 'no Route matched with those values' });
+        }
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          response = json(413, { message: 'Payload Too Large', statusCode: '413', error: 'Payload too large' });
+        } else {
+          console.error('[supabase-local]', error);
+          response = json(500, { message: 'Internal server error' });
+        }
+      }
+      try {
+        await sendResponse(res, response, method);
+      } catch {
+        res.destroy();
+      }
+    })();
+  });
+
+  let realtime: RealtimeServer | null = null;
+  try {
+    const port = await listen(server, config.port, config.host);
+    origin = `http://${config.host}:${String(port)}`;
+    realtime = await createRealtimeServer(ctx, server);
+    const stack: LocalStack = {
+      url: origin,
+      db,
+      config,
+      async close() {
+        await realtime?.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        for (const service of Object.values(services)) await service.close?.();
+        await db.close();
+        if (tempFiles) rmSync(tempFiles, { recursive: true, force: true });
+      },
+    };
+    return stack;
+  } catch (error) {
+    await realtime?.close();
+    server.close();
+    await db.close();
+    if (tempFiles) rmSync(tempFiles, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,57 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import type { Database } from '../../src/types/database';
+import { LOCAL_ANON_KEY } from '../../supabase/local/config';
+import { startLocalStack } from '../../supabase/local/server';
+import { ADMIN, testConfig } from './harness';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'supabase-local-restart-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function adminClient(url: string) {
+  const client = createClient<Database>(url, LOCAL_ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+  });
+  const { error } = await client.auth.signInWithPassword(ADMIN);
+  if (error) throw error;
+  return client;
+}
+
+describe('a persisted local stack', () => {
+  it('keeps data written before a restart, and applies nothing twice', async () => {
+    const first = await startLocalStack(testConfig({ dataDir }));
+    const client = await adminClient(first.url);
+    const { error } = await client.from('voice_configs').update({ stability: 0.61 }).eq('is_active', true);
+    expect(error).toBeNull();
+    await first.close();
+
+    const second = await startLocalStack(testConfig({ dataDir }));
+    try {
+      const again = await adminClient(second.url);
+      const { data, error: readError } = await again.from('voice_configs').select('stability').eq('is_active', true).single();
+      expect(readError).toBeNull();
+      expect(data?.stability).toBe(0.61);
+      const { count } = await again.from('voice_configs').select('id', { count: 'exact', head: true });
+      expect(count).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('says which port is taken and which variable to change', async () => {
+    const running = await startLocalStack(testConfig({ dataDir: null }));
+    try {
+      const port = Number(new URL(running.url).port);
+      await expect(startLocalStack(testConfig({ dataDir: null, port }))).rejects.toThrow(
+        `Port ${String(port)} is already in use: stop the other process or set SUPABASE_LOCAL_PORT to a free port.`,
+      );
+    } finally {
+      await running.close();
+    }
+  });
+});
