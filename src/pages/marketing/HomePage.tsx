@@ -17,7 +17,7 @@ export default function HomePage() {
         <ParticleBackground className="absolute inset-0 -z-10 h-full w-full" />
         <div className="mx-auto max-w-6xl px-4 py-20 sm:px-6 sm:py-28 lg:px-8 lg:py-36">
           <p className="text-sm font-semibold uppercase tracking-widest text-brand-200">{t('home.eyebrow')}</p>
-          <h1 className="mt-4 max-w-4xl text-4xl font-extrabold tracking-tight sm:text-5xl lg:text-6xl">
+          <h1 className="mt-4 max-w-4xl text-3xl font-extrabold tracking-tight [overflow-wrap:break-word] sm:text-5xl lg:text-6xl">
             {t('home.headline')}
           </h1>
           <p className="mt-6 max-w-2xl text-lg text-brand-100">{t('home.lead')}</p>
