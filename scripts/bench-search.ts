@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 
 import { openDatabase, withClaims } from '../supabase/local/database';
+import { mulberry32 } from '../src/lib/random';
 
 const PASSAGES = 20_000;
 const PASSAGES_PER_DOCUMENT = 100;
@@ -28,17 +29,8 @@ const WARM_UP_QUESTIONS = 200;
 const ZIPF_EXPONENT = 1;
 const BUDGET_P95_MS = 15;
 
-/** mulberry32: small, fast and good enough to make the corpus reproducible. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32 (src/lib/random.ts): the corpus is the same on every run.
+const createRandom = mulberry32;
 
 function pick<T>(random: () => number, items: readonly T[]): T {
   const item = items[Math.floor(random() * items.length)];

@@ -2,6 +2,8 @@
  * The home page's particle field, kept in one Float32Array (x, y, vx, vy, radius per particle)
  * so a frame of 500 particles stays far below a millisecond of work.
  */
+import { mulberry32 } from './random';
+
 export const PARTICLE_COUNT = 500;
 const STRIDE = 5;
 
@@ -10,18 +12,6 @@ export interface ParticleField {
   readonly data: Float32Array;
   width: number;
   height: number;
-}
-
-/** A seeded generator, so tests and the prerendered page see the same field. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function createField(
