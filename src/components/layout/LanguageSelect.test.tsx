@@ -31,9 +31,10 @@ describe('language switch', () => {
     renderWithProviders(ui, { path: '/produkte/ai-hotlines' });
     await user.selectOptions(screen.getByRole('combobox'), 'en');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/products/ai-hotlines'));
+    // <html lang> and the stored choice follow in effects after the switch has rendered.
+    await waitFor(() => expect(document.documentElement.lang).toBe('en'));
     expect(screen.getByTestId('label')).toHaveTextContent('About');
     expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('en');
-    expect(document.documentElement.lang).toBe('en');
   });
 
   it('moves back to the German path', async () => {
@@ -42,7 +43,7 @@ describe('language switch', () => {
     expect(screen.getByTestId('label')).toHaveTextContent('About');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'de');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/unternehmen/ueber-uns'));
-    expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('de');
+    await waitFor(() => expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('de'));
   });
 
   it('switches the language in place where a page has no English path', async () => {
