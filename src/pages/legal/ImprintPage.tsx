@@ -1,8 +1,9 @@
+import { CompanyAddress } from '../../components/ui/CompanyAddress';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { company } from '../../config/company';
 import { useImprintT } from '../../i18n/namespaces/imprint';
-import { LegalAddress, LegalContactFacts, LegalDocument, LegalFacts } from './LegalSections';
+import { LegalContactFacts, LegalDocument, LegalFacts } from './LegalSections';
 
 export default function ImprintPage() {
   const { t } = useImprintT();
@@ -17,7 +18,7 @@ export default function ImprintPage() {
             title: t('provider'),
             content: (
               <>
-                <LegalAddress />
+                <CompanyAddress />
                 <LegalFacts
                   facts={[
                     { label: t('managingDirector'), value: company.managingDirector },
@@ -39,7 +40,7 @@ export default function ImprintPage() {
           {
             id: 'verantwortlich',
             title: t('responsible'),
-            content: <LegalAddress person={company.managingDirector} />,
+            content: <CompanyAddress person={company.managingDirector} />,
           },
           {
             id: 'streitschlichtung',

@@ -2,7 +2,6 @@ import { Fragment, useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Card } from '../../components/ui/Card';
 import { Section } from '../../components/ui/Section';
-import { company } from '../../config/company';
 import { getHref, type RouteId } from '../../config/routes';
 import { site } from '../../config/site';
 import { useLanguage } from '../../i18n/language';
@@ -107,27 +106,6 @@ export function LegalNote({ children }: { children: string }) {
     <p className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm leading-6 text-amber-900">
       <LegalText>{children}</LegalText>
     </p>
-  );
-}
-
-/** The company's postal address, optionally headed by a person (e.g. who is responsible for content). */
-export function LegalAddress({ person }: { person?: string }) {
-  return (
-    <address className="not-italic leading-7 text-slate-800">
-      {person ? (
-        <>
-          <span className="font-semibold text-slate-900">{person}</span>
-          <br />
-        </>
-      ) : null}
-      <span className={person ? undefined : 'font-semibold text-slate-900'}>{company.legalName}</span>
-      <br />
-      {company.street}
-      <br />
-      {company.postalCode} {company.city}
-      <br />
-      {company.country}
-    </address>
   );
 }
 

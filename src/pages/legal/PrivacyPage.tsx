@@ -1,10 +1,11 @@
+import { CompanyAddress } from '../../components/ui/CompanyAddress';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { company } from '../../config/company';
 import { persona } from '../../config/persona';
 import { site } from '../../config/site';
 import { usePrivacyT } from '../../i18n/namespaces/privacy';
-import { LegalAddress, LegalBlocks, LegalContactFacts, LegalDocument, LegalNote } from './LegalSections';
+import { LegalBlocks, LegalContactFacts, LegalDocument, LegalNote } from './LegalSections';
 
 /** Values the policy's texts name: the controller, the contact address and the coach's name. */
 const values = { returnObjects: true, company: company.legalName, email: site.contactEmail, name: persona.name } as const;
@@ -28,7 +29,7 @@ export default function PrivacyPage() {
             content: (
               <>
                 <LegalBlocks blocks={t('sections.general.controller', values)} />
-                <LegalAddress />
+                <CompanyAddress />
                 <LegalContactFacts emailLabel={t('email')} phoneLabel={t('phone')} />
                 <LegalBlocks blocks={t('sections.general.blocks', values)} />
               </>

@@ -1,10 +1,10 @@
+import { CompanyAddress } from '../../components/ui/CompanyAddress';
 import { useEffect } from 'react';
 import { BookingLink } from '../../components/ui/BookingLink';
 import { buttonClass } from '../../components/ui/buttonStyles';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
-import { company } from '../../config/company';
 import { site } from '../../config/site';
 import { useContact } from '../../features/contact/ContactContext';
 import { useContactPageT } from '../../i18n/namespaces/contactPage';
@@ -64,15 +64,7 @@ export default function ContactPage() {
           <div>
             <dt className="font-semibold text-slate-900">{t('addressLabel')}</dt>
             <dd className="mt-1 text-slate-700">
-              <address className="not-italic">
-                {company.legalName}
-                <br />
-                {company.street}
-                <br />
-                {company.postalCode} {company.city}
-                <br />
-                {company.country}
-              </address>
+              <CompanyAddress className="" />
             </dd>
           </div>
         </dl>
