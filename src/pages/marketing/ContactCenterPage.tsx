@@ -1,3 +1,4 @@
+import { StepList } from '../../components/ui/StepList';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
@@ -9,7 +10,6 @@ import {
   ProductFeatures,
   ProductIntro,
   ProductStats,
-  ProductSteps,
 } from './ProductSections';
 
 /** The product name as it appears in the contact e-mail's subject. */
@@ -36,7 +36,7 @@ export default function ContactCenterPage() {
       </Section>
       <Section title={t('implementation.title')}>
         <ProductIntro>{t('implementation.intro')}</ProductIntro>
-        <ProductSteps steps={t('implementation.steps', { returnObjects: true })} />
+        <StepList steps={t('implementation.steps', { returnObjects: true })} />
       </Section>
       <ProductCta title={t('cta.title')} text={t('cta.text')} product={product} contactLabel={t('contact')} />
       <RelatedLinks title={t('related')} ids={['hotlines', 'secretary', 'pricing']} />

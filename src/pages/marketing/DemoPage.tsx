@@ -9,7 +9,7 @@ import { persona } from '../../config/persona';
 import { getHref } from '../../config/routes';
 import { useLanguage } from '../../i18n/language';
 import { useDemoT } from '../../i18n/namespaces/demo';
-import { StepList } from './DemoStepList';
+import { StepList } from '../../components/ui/StepList';
 
 export default function DemoPage() {
   const { t } = useDemoT();

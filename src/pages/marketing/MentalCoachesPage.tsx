@@ -9,7 +9,7 @@ import { persona } from '../../config/persona';
 import { getHref } from '../../config/routes';
 import { useLanguage } from '../../i18n/language';
 import { useMentalCoachesT } from '../../i18n/namespaces/mentalCoaches';
-import { StepList } from './DemoStepList';
+import { StepList } from '../../components/ui/StepList';
 
 const audiences = ['forCoaches', 'forClients'] as const;
 

@@ -87,31 +87,6 @@ export function ProductBenefits({ groups }: { groups: readonly { title: string; 
   );
 }
 
-/** Implementation steps in order, each with its time frame. */
-export function ProductSteps({ steps }: { steps: readonly { time: string; title: string; text: string }[] }) {
-  return (
-    <ol className="grid gap-4 md:grid-cols-2 lg:grid-cols-4">
-      {steps.map((step, index) => (
-        <li key={step.title}>
-          <Card className="h-full">
-            <div className="flex items-center gap-3">
-              <span
-                aria-hidden="true"
-                className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-700 font-bold text-white"
-              >
-                {index + 1}
-              </span>
-              <p className="text-sm font-semibold uppercase tracking-wide text-brand-800">{step.time}</p>
-            </div>
-            <h3 className="mt-4 text-lg font-semibold text-slate-900">{step.title}</h3>
-            <p className="mt-2 text-slate-700">{step.text}</p>
-          </Card>
-        </li>
-      ))}
-    </ol>
-  );
-}
-
 /** Technical requirements and facts as a definition list. */
 export function ProductSpecs({ items }: { items: readonly { label: string; value: string }[] }) {
   return (
