@@ -1,13 +1,15 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, findChromium } from './scripts/find-chromium';
+import { e2eEnv } from './tests/e2e/env';
 
-const port = Number(process.env.E2E_PORT ?? 4179);
-export const baseURL = `http://127.0.0.1:${port}`;
+export const baseURL = `http://127.0.0.1:${String(e2eEnv.sitePort)}`;
 
 /**
  * End-to-end tests in real Chromium against the built site, served with the production headers
- * (CSP included) by scripts/serve.ts. `npm test` builds first; run `npm run build` before
- * `npm run test:e2e` on its own.
+ * (CSP included), the real local Supabase-compatible stack and fake OpenAI / ElevenLabs servers,
+ * all started by tests/e2e/server.ts. `npm test` builds first; run `npm run build` before
+ * `npm run test:e2e` on its own. Specs named `*.serial.spec.ts` change shared state (the
+ * functions' environment, the fake providers' behaviour): they run after all others, one at a time.
  */
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -23,11 +25,21 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: { executablePath: findChromium(), args: chromiumArgs },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  projects: [
+    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: /\.serial\.spec\.ts$/ },
+    {
+      name: 'serial',
+      use: { ...devices['Desktop Chrome'] },
+      testMatch: /\.serial\.spec\.ts$/,
+      fullyParallel: false,
+      workers: 1,
+      dependencies: ['chromium'],
+    },
+  ],
   webServer: {
-    command: 'node_modules/.bin/tsx scripts/serve.ts',
+    command: 'node_modules/.bin/tsx tests/e2e/server.ts',
     url: baseURL,
-    env: { PORT: String(port), DIST_DIR: process.env.DIST_DIR ?? 'dist' },
+    env: { DIST_DIR: process.env.DIST_DIR ?? 'dist' },
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',

@@ -35,3 +35,9 @@ export function formatGermanDateTime(value: Date | string): string {
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('day')}.${part('month')}.${part('year')}, ${part('hour')}:${part('minute')}`;
 }
+
+/** A file size as the document list shows it: "840 KB", "2,4 MB" (German) / "2.4 MB" (English). */
+export function formatFileSize(bytes: number, lang: Lang): string {
+  if (bytes < 1024 * 1024) return `${formatNumber(Math.max(1, Math.round(bytes / 1024)), lang)} KB`;
+  return `${formatNumber(bytes / (1024 * 1024), lang, 1)} MB`;
+}

@@ -3,13 +3,14 @@
  * in this Node process. On Supabase the Deno entry `index.ts` next to it serves the same handler
  * with Deno.serve, so both runtimes execute the same code. Like Supabase's gateway, a request
  * needs a valid JWT in `Authorization` unless supabase/config.toml sets `verify_jwt = false` for
- * the function; preflights go to the function itself.
+ * the function; preflights go to the function itself; the client's address arrives in
+ * `X-Forwarded-For` unless a proxy in front already set it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from './config';
-import { bearerToken, json } from './http';
+import { bearerToken, json, remoteAddress } from './http';
 import { verifyJwt } from './jwt';
 import type { Service, StackContext } from './types';
 
@@ -97,9 +98,13 @@ export function createFunctionsService(ctx: StackContext): Service {
       // Functions see their own name as the first path segment, as on Supabase.
       const url = new URL(`/${[name, ...rest].join('/')}${incoming.search}`, incoming.origin);
       const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+      const headers = new Headers(request.headers);
+      // As behind Supabase's gateway, the function learns the client's address (rate limits key on it).
+      const address = remoteAddress(request);
+      if (address && !headers.has('x-forwarded-for')) headers.set('x-forwarded-for', address);
       const functionRequest = new Request(url, {
         method: request.method,
-        headers: request.headers,
+        headers,
         body: hasBody ? await request.arrayBuffer() : undefined,
         signal: request.signal,
       });

@@ -22,6 +22,14 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** The address of the connection each request came in on; a Fetch Request has no place for it. */
+const remoteAddresses = new WeakMap<Request, string>();
+
+/** The client's address (IPv4-mapped IPv6 written as IPv4), or null for a request not from toRequest. */
+export function remoteAddress(request: Request): string | null {
+  return remoteAddresses.get(request) ?? null;
+}
+
 /** Reads a Node request fully (bounded) and turns it into a Fetch API Request. */
 export async function toRequest(req: IncomingMessage, origin: string, maxBodyBytes: number): Promise<Request> {
   const declared = Number(req.headers['content-length'] ?? '0');
@@ -46,7 +54,9 @@ export async function toRequest(req: IncomingMessage, origin: string, maxBodyByt
   }
   const method = req.method ?? 'GET';
   const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks);
-  return new Request(new URL(req.url ?? '/', origin), { method, headers, body });
+  const request = new Request(new URL(req.url ?? '/', origin), { method, headers, body });
+  if (req.socket.remoteAddress) remoteAddresses.set(request, req.socket.remoteAddress.replace(/^::ffff:/, ''));
+  return request;
 }
 
 /** Writes a Fetch API Response to Node, streaming its body (server-sent events included). */

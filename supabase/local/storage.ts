@@ -1,6 +1,6 @@
 /**
  * Storage API (/storage/v1): the object routes storage-js uses (upload, update, download, public
- * download, remove), with Supabase Storage's error bodies. Object rows live in storage.objects and
+ * download, remove, list), with Supabase Storage's error bodies. Object rows live in storage.objects and
  * are written as the caller, so the policies of the migrations decide; the bytes live on disk
  * below ctx.filesDir/<bucket>/.
  */
@@ -93,6 +93,19 @@ interface ObjectMetadata {
   httpStatusCode: number;
 }
 
+/** The body of `POST /object/list/<bucket>` as storage-js sends it (`list(path, options)`). */
+interface ListRequest {
+  prefix: string;
+  limit: number;
+  offset: number;
+  sortColumn: (typeof SORT_COLUMNS)[number];
+  sortOrder: 'asc' | 'desc';
+  search: string;
+}
+
+/** Storage's request schema allows exactly these sort columns; they are spliced into SQL. */
+const SORT_COLUMNS = ['name', 'updated_at', 'created_at', 'last_accessed_at'] as const;
+
 interface IncomingFile {
   bytes: Buffer;
   mimeType: string;
@@ -175,6 +188,70 @@ function fromDatabaseError(error: unknown): unknown {
   return error;
 }
 
+function isSortColumn(value: unknown): value is ListRequest['sortColumn'] {
+  return SORT_COLUMNS.some((column) => column === value);
+}
+
+/**
+ * Validates a list body the way Storage's request schema does (prefix required; limit ≥ 1,
+ * offset ≥ 0; sortBy.column and sortBy.order from fixed sets) and fills in Storage's defaults.
+ */
+function parseListRequest(body: unknown): ListRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw failures.badBody("body must have required property 'prefix'");
+  }
+  const { prefix, limit = 100, offset = 0, sortBy, search = '' } = body as Record<string, unknown>;
+  if (typeof prefix !== 'string') throw failures.badBody("body must have required property 'prefix'");
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) throw failures.badBody('body/limit must be >= 1');
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
+    throw failures.badBody('body/offset must be >= 0');
+  }
+  if (typeof search !== 'string') throw failures.badBody('body/search must be string');
+  let sortColumn: ListRequest['sortColumn'] = 'name';
+  let sortOrder: ListRequest['sortOrder'] = 'asc';
+  if (sortBy !== undefined) {
+    const { column, order = 'asc' } = (typeof sortBy === 'object' && sortBy !== null ? sortBy : {}) as Record<string, unknown>;
+    if (!isSortColumn(column)) throw failures.badBody('body/sortBy/column must be equal to one of the allowed values');
+    if (order !== 'asc' && order !== 'desc') {
+      throw failures.badBody('body/sortBy/order must be equal to one of the allowed values');
+    }
+    sortColumn = column;
+    sortOrder = order;
+  }
+  // Storage treats the prefix as a folder: `a` lists the contents of `a/`.
+  const folder = prefix.length > 0 && !prefix.endsWith('/') ? `${prefix}/` : prefix;
+  return { prefix: folder, limit, offset, sortColumn, sortOrder, search };
+}
+
+/**
+ * Storage's `storage.search()`: one level below the prefix, folders (name only, everything else
+ * null) first, then the objects with their metadata, each group sorted, then limit and offset
+ * over both. `search` narrows by the start of the name, case-insensitively, as Storage's `ilike`.
+ */
+function listSql(request: ListRequest): string {
+  const orderBy = `${request.sortColumn} ${request.sortOrder}`;
+  return `with folders as (
+      select path_tokens[$1] as folder
+        from storage.objects
+       where objects.name ilike $2 || $3 || '%'
+         and bucket_id = $4
+         and array_length(objects.path_tokens, 1) <> $1
+       group by folder
+       order by folder ${request.sortOrder}
+    )
+    (select folder as name, null::uuid as id, null::timestamptz as updated_at, null::timestamptz as created_at,
+            null::timestamptz as last_accessed_at, null::jsonb as metadata
+       from folders)
+    union all
+    (select path_tokens[$1] as name, id, updated_at, created_at, last_accessed_at, metadata
+       from storage.objects
+      where objects.name ilike $2 || $3 || '%'
+        and bucket_id = $4
+        and array_length(objects.path_tokens, 1) = $1
+      order by ${orderBy})
+    limit $5 offset $6`;
+}
+
 function parseUserMetadata(raw: string | null): Record<string, unknown> | null {
   if (!raw) return null;
   try {
@@ -184,6 +261,15 @@ function parseUserMetadata(raw: string | null): Record<string, unknown> | null {
       : null;
   } catch {
     return null;
+  }
+}
+
+/** A JSON request body; a missing or malformed one is refused with the route's schema message. */
+async function readJsonBody(request: Request, missingMessage: string): Promise<unknown> {
+  try {
+    return (await request.json()) as unknown;
+  } catch {
+    throw failures.badBody(missingMessage);
   }
 }
 
@@ -426,12 +512,7 @@ export function createStorageService(ctx: StackContext): Service {
   async function removeMany(request: Request, bucketId: string): Promise<Response> {
     const caller = authorize(request);
     assertBucketName(bucketId);
-    let body: unknown;
-    try {
-      body = await request.json();
-    } catch {
-      throw failures.badBody("body must have required property 'prefixes'");
-    }
+    const body = await readJsonBody(request, "body must have required property 'prefixes'");
     const prefixes = (body as { prefixes?: unknown } | null)?.prefixes;
     if (!Array.isArray(prefixes) || !prefixes.every((item): item is string => typeof item === 'string')) {
       throw failures.badBody("body must have required property 'prefixes'");
@@ -474,6 +555,29 @@ export function createStorageService(ctx: StackContext): Service {
     }
   }
 
+  /**
+   * Lists a folder of a bucket as the caller, so the bucket's select policies decide what shows:
+   * a caller without one gets an empty list, as on Supabase (an unknown bucket does too).
+   */
+  async function list(request: Request, bucketId: string): Promise<Response> {
+    const caller = authorize(request);
+    assertBucketName(bucketId);
+    const query = parseListRequest(await readJsonBody(request, "body must have required property 'prefix'"));
+    const levels = query.prefix.split('/').length;
+    const rows = await asCaller(caller, async (tx) => {
+      const result = await tx.query<Record<string, unknown>>(listSql(query), [
+        levels,
+        query.prefix,
+        query.search,
+        bucketId,
+        query.limit,
+        query.offset,
+      ]);
+      return result.rows;
+    });
+    return json(200, rows);
+  }
+
   async function route(request: Request, path: string): Promise<Response> {
     const segments = path.split('/').slice(1);
     const method = request.method.toUpperCase();
@@ -484,6 +588,11 @@ export function createStorageService(ctx: StackContext): Service {
     if (read && (rest[0] === 'public' || rest[0] === 'authenticated') && rest.length >= 2) {
       const { bucket, key } = splitTarget(rest.slice(1));
       return serve(request, bucket, key, rest[0]);
+    }
+    // Storage routes `POST /object/list/<bucket>` before uploads, so a bucket named `list` loses
+    // that key there too.
+    if (method === 'POST' && rest[0] === 'list' && rest.length === 2) {
+      return list(request, splitTarget(rest.slice(1)).bucket);
     }
     const { bucket, key } = splitTarget(rest);
     if (read) return serve(request, bucket, key, 'authenticated');

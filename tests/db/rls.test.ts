@@ -226,7 +226,7 @@ const tableCases: Case[] = [
   {
     name: 'storage.buckets: select',
     sql: 'select id from storage.buckets',
-    expect: { anon: rows(0), member: rows(0), admin: rows(0), service_role: rows(3) },
+    expect: { anon: rows(0), member: rows(0), admin: rows(0), service_role: rows(4) },
   },
   {
     name: 'storage.buckets: insert',

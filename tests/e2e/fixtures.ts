@@ -17,20 +17,37 @@ export function text(lang: 'de' | 'en', key: string, vars: Record<string, string
   return value.replace(/{{\s*(\w+)\s*}}/g, (_, name: string) => vars[name] ?? '');
 }
 
+export interface ConsoleProblems {
+  /** Problems seen so far. */
+  readonly seen: string[];
+  /**
+   * Expects a console message a test provokes on purpose, e.g. the browser's own
+   * "Failed to load resource: … 400" line for a refused sign-in. Anything else still fails.
+   */
+  allow(pattern: RegExp): void;
+}
+
 /**
  * Every test fails on a console error, a page error or a CSP violation in the browser: a hydration
  * mismatch, a React warning or a blocked script shows up here.
  */
-export const test = base.extend<{ consoleProblems: string[] }>({
+export const test = base.extend<{ consoleProblems: ConsoleProblems }>({
   consoleProblems: [
-    async ({ page }, use) => {
-      const problems: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
-      });
-      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-      await use(problems);
-      expect(problems, 'console errors and warnings').toEqual([]);
+    async ({ context }, use) => {
+      const seen: string[] = [];
+      const allowed: RegExp[] = [];
+      // Every page of the test's context, including a second tab.
+      const watch = (page: import('@playwright/test').Page) => {
+        page.on('console', (message) => {
+          if (message.type() === 'error' || message.type() === 'warning') seen.push(`${message.type()}: ${message.text()}`);
+        });
+        page.on('pageerror', (error) => seen.push(`pageerror: ${error.message}`));
+      };
+      context.pages().forEach(watch);
+      context.on('page', watch);
+      await use({ seen, allow: (pattern) => allowed.push(pattern) });
+      const unexpected = seen.filter((problem) => !allowed.some((pattern) => pattern.test(problem)));
+      expect(unexpected, 'console errors and warnings').toEqual([]);
     },
     { auto: true },
   ],

@@ -297,3 +297,79 @@ describe('object keys', () => {
     expect(readFileSync(join(storageDir, BUCKET, '2026', '11', 'report.pdf'))).toEqual(pdf);
   });
 });
+
+describe('listing a folder', () => {
+  const folder = 'list-test';
+
+  beforeAll(async () => {
+    for (const name of ['b.pdf', 'a.pdf', 'sub/c.pdf']) {
+      const { error } = await admin.storage.from(BUCKET).upload(`${folder}/${name}`, pdfBlob(samplePdf(name)));
+      expect(error).toBeNull();
+    }
+  });
+
+  it('answers as Storage does: one level, folders first (name only), then files with metadata', async () => {
+    const { data, error } = await admin.storage.from(BUCKET).list(folder);
+    expect(error).toBeNull();
+    expect(data?.map((entry) => entry.name)).toEqual(['sub', 'a.pdf', 'b.pdf']);
+    expect(data?.[0]).toEqual({
+      name: 'sub',
+      id: null,
+      updated_at: null,
+      created_at: null,
+      last_accessed_at: null,
+      metadata: null,
+    });
+    const file = data?.[1];
+    expect(Object.keys(file ?? {}).sort()).toEqual(['created_at', 'id', 'last_accessed_at', 'metadata', 'name', 'updated_at']);
+    expect(file?.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number.isNaN(Date.parse(file?.created_at ?? ''))).toBe(false);
+    expect(file?.metadata).toMatchObject({ mimetype: 'application/pdf', size: samplePdf('a.pdf').length });
+  });
+
+  it('treats the prefix as a folder and lists its subfolder', async () => {
+    const { data } = await admin.storage.from(BUCKET).list(`${folder}/sub/`);
+    expect(data?.map((entry) => entry.name)).toEqual(['c.pdf']);
+    const root = await admin.storage.from(BUCKET).list();
+    expect(root.data?.map((entry) => entry.name)).toContain(folder);
+  });
+
+  it('sorts, pages and searches', async () => {
+    const descending = await admin.storage.from(BUCKET).list(folder, { sortBy: { column: 'name', order: 'desc' } });
+    expect(descending.data?.map((entry) => entry.name)).toEqual(['sub', 'b.pdf', 'a.pdf']);
+    const page = await admin.storage.from(BUCKET).list(folder, { limit: 1, offset: 1 });
+    expect(page.data?.map((entry) => entry.name)).toEqual(['a.pdf']);
+    const found = await admin.storage.from(BUCKET).list(folder, { search: 'B' });
+    expect(found.data?.map((entry) => entry.name)).toEqual(['b.pdf']);
+  });
+
+  it('shows only what the caller may select (row level security)', async () => {
+    const reader = await harness.signedIn('reader@example.com', 'password-123');
+    for (const client of [reader, harness.anon()]) {
+      const { data, error } = await client.storage.from(BUCKET).list(folder);
+      expect(error).toBeNull();
+      expect(data).toEqual([]);
+    }
+    // The private tts cache has no policies at all: only the service role sees its objects.
+    const service = harness.service();
+    const audio = new Blob([new Uint8Array([0xff, 0xfb, 0x90, 0x64])], { type: 'audio/mpeg' });
+    expect((await service.storage.from('tts-cache').upload('greeting.mp3', audio)).error).toBeNull();
+    expect((await admin.storage.from('tts-cache').list()).data).toEqual([]);
+    expect((await service.storage.from('tts-cache').list()).data?.map((entry) => entry.name)).toEqual(['greeting.mp3']);
+  });
+
+  it('refuses a body without prefix and an unknown sort column', async () => {
+    const post = (body: unknown) =>
+      fetch(`${harness.url}/storage/v1/object/list/${BUCKET}`, {
+        method: 'POST',
+        headers: { apikey: LOCAL_ANON_KEY, authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const missing = await post({ limit: 10 });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ statusCode: '400', message: "body must have required property 'prefix'" });
+    const injected = await post({ prefix: '', sortBy: { column: 'name; drop table storage.objects', order: 'asc' } });
+    expect(injected.status).toBe(400);
+    expect((await admin.storage.from(BUCKET).list(folder)).data).toHaveLength(3);
+  });
+});

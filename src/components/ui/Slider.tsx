@@ -11,10 +11,11 @@ interface SliderProps {
   /** The value as the visitor reads it, e.g. "250 €" or "0,75". */
   format: (value: number) => string;
   className?: string;
+  disabled?: boolean;
 }
 
 /** A Radix slider with a visible label and value, operable by keyboard (arrows, Page keys, Home/End). */
-export function Slider({ label, value, min, max, step, onChange, format, className = '' }: SliderProps) {
+export function Slider({ label, value, min, max, step, onChange, format, className = '', disabled = false }: SliderProps) {
   const labelId = useId();
   const shown = format(value);
   return (
@@ -33,6 +34,7 @@ export function Slider({ label, value, min, max, step, onChange, format, classNa
         min={min}
         max={max}
         step={step}
+        disabled={disabled}
         onValueChange={(next) => {
           const [first] = next;
           if (first !== undefined) onChange(first);
@@ -44,7 +46,7 @@ export function Slider({ label, value, min, max, step, onChange, format, classNa
         <RadixSlider.Thumb
           aria-labelledby={labelId}
           aria-valuetext={shown}
-          className="block h-6 w-6 rounded-full border-2 border-brand-700 bg-white shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+          className="block h-6 w-6 rounded-full border-2 border-brand-700 bg-white shadow data-[disabled]:opacity-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
         />
       </RadixSlider.Root>
     </div>

@@ -1,8 +1,77 @@
 import { persona } from '../../config/persona';
 
-/** The coach's German-only texts (the coach speaks German only, so they are not translated). */
+/**
+ * Every German text of the live coach in one place. The coach speaks German only, so these texts
+ * are not i18n keys: that includes the generic controls of the chat (send button, input label),
+ * which only ever appear next to German answers. The catalogue messages are the specification's
+ * words, unchanged (including the seed's "sprich mit mich").
+ */
 export const coachTexts = {
   heading: `Sprich jetzt mit ${persona.name} AI!`,
   instructions:
     'Für das beste Erlebnis brauchst du eine stabile Internetverbindung. Erlaube deinem Browser den Zugriff auf das Mikrofon, wenn er danach fragt – oder schreib einfach im Chat.',
+
+  /** Labels of the voice button, one per state. */
+  button: {
+    /**
+     * Before the first click nothing is recording yet and the click starts the conversation (panel
+     * and spoken greeting), so the label says exactly that rather than inviting to speak.
+     */
+    idle: 'Klick hier und starte das Gespräch',
+    ready: 'Klick hier und sprich mit mich',
+    listening: 'Ich höre zu... (Klick zum Beenden)',
+    /** Processing is not named by the specification: a short "wait" that needs no action. */
+    processing: 'Einen Moment bitte...',
+    speaking: `${persona.name} spricht...`,
+  },
+
+  /** The status hints of the aria-live region. */
+  hints: {
+    ready: 'Bereit zum Aufnehmen',
+    listening: 'Aufnahme läuft...',
+    stopped: 'Aufnahme gestoppt',
+    processing: 'Verarbeite Anfrage...',
+    answering: `${persona.name} antwortet...`,
+  },
+
+  /** The specification's error catalogue, as far as the coach shows it. */
+  errors: {
+    noReply:
+      'Entschuldigung, ich konnte dazu gerade keine passende Antwort finden. Kannst du deine Frage vielleicht anders formulieren?',
+    callFailed:
+      'Tut mir leid, ich habe gerade technische Schwierigkeiten. Kannst du es in einem Moment noch einmal versuchen?',
+    processing: 'Es gab ein Problem bei der Verarbeitung.',
+    microphoneDenied: 'Mikrofon-Zugriff verweigert. Bitte erlaube den Zugriff.',
+    noSpeech: 'Keine Sprache erkannt. Bitte sprich deutlicher.',
+    unsupported: 'Browser unterstützt keine Spracherkennung',
+    playback: 'Es gab ein Problem bei der Audiowiedergabe. Lies bitte die Textantwort.',
+    autoplayBlocked:
+      'Die automatische Audiowiedergabe wurde vom Browser blockiert. Bitte erlaube die Audiowiedergabe oder lies die Textantwort.',
+  },
+
+  chat: {
+    title: `Chat mit ${persona.name}`,
+    you: 'Du',
+    assistant: persona.name,
+    inputLabel: `Nachricht an ${persona.name}`,
+    inputPlaceholder: 'Schreib deine Frage…',
+    send: 'Senden',
+    caption: 'Erkannt',
+    offline:
+      'Hinweis: Gerade ist kein KI-Sprachmodell verbunden. Die Antworten kommen nur aus der Wissensdatenbank.',
+    writing: `${persona.name} schreibt…`,
+    endConversation: 'Gespräch beenden',
+    newConversation: 'Neues Gespräch',
+  },
+
+  rating: {
+    question: 'Wie hilfreich war das Gespräch?',
+    optional: 'Die Bewertung ist freiwillig und anonym.',
+    /** The rating buttons' names ("3 von 5"); they show only the number. */
+    outOf: ' von 5',
+    sending: 'Bewertung wird gesendet…',
+    thanks: 'Danke für deine Bewertung!',
+    failed: 'Die Bewertung konnte nicht gesendet werden. Bitte versuche es noch einmal.',
+    restart: 'Schreib oder sprich einfach weiter, um ein neues Gespräch zu beginnen.',
+  },
 } as const;

@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { buttonClass } from '../../components/ui/buttonStyles';
+import { getHref } from '../../config/routes';
+import { useAdminT } from '../../i18n/namespaces/admin';
+import { LoginError, NotAdminError, loginMessages, signInAsAdmin } from '../../services/auth';
+import { takeReturnPath } from './returnPath';
+import { useAdminSession } from './useAdminSession';
+
+/** A text field's value (FormData entries can be files too). */
+export function fieldText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
+const inputClass =
+  'mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 focus-visible:border-brand-700 focus-visible:outline-2 focus-visible:outline-brand-700';
+
+/**
+ * The admin sign-in (seed: username of e-mail type, password, 'Login' / 'Logging in...', the error
+ * box above the form). The browser's own validation checks the required fields and the e-mail format.
+ */
+export function LoginForm() {
+  const { t } = useAdminT();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const session = useAdminSession();
+
+  // Already signed in as an admin (another tab, a reload): straight on.
+  useEffect(() => {
+    if (session.status === 'admin' && !busy) void navigate(takeReturnPath() ?? getHref('adminDashboard', 'de'), { replace: true });
+  }, [session.status, busy, navigate]);
+
+  async function submit(event: { preventDefault: () => void; currentTarget: HTMLFormElement }) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const email = fieldText(form, 'username').trim();
+    const password = fieldText(form, 'password');
+    setBusy(true);
+    setError(null);
+    try {
+      await signInAsAdmin(email, password);
+      void navigate(takeReturnPath() ?? getHref('adminDashboard', 'de'), { replace: true });
+    } catch (caught) {
+      if (caught instanceof NotAdminError) setError(t('login.notAdmin'));
+      else if (caught instanceof LoginError) setError(caught.message);
+      else setError(loginMessages.unexpected);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-md px-4 pb-20">
+      {error ? (
+        <div role="alert" className="mb-6 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900">
+          {error}
+        </div>
+      ) : null}
+      <form onSubmit={(event) => void submit(event)} className="space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <div>
+          <label htmlFor="admin-username" className="block text-sm font-medium text-slate-800">
+            {t('login.username')}
+          </label>
+          <input id="admin-username" name="username" type="email" autoComplete="username" required className={inputClass} />
+        </div>
+        <div>
+          <label htmlFor="admin-password" className="block text-sm font-medium text-slate-800">
+            {t('login.password')}
+          </label>
+          <input id="admin-password" name="password" type="password" autoComplete="current-password" required className={inputClass} />
+        </div>
+        <button type="submit" disabled={busy} className={buttonClass('primary', 'w-full')}>
+          {busy ? t('login.busy') : t('login.submit')}
+        </button>
+      </form>
+    </div>
+  );
+}

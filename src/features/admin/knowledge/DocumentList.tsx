@@ -1,0 +1,123 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useId, useState } from 'react';
+import { buttonClass } from '../../../components/ui/buttonStyles';
+import { formatFileSize, formatGermanDateTime } from '../../../lib/format';
+import { useLanguage } from '../../../i18n/language';
+import { useAdminT } from '../../../i18n/namespaces/admin';
+import { deleteDocument, type DocumentItem } from '../../../services/documents';
+import { Notice } from '../Notice';
+import { StatusIcon } from './StatusIcon';
+import type { DocumentsState } from './useDocuments';
+
+function StatusBadge({ document }: { document: DocumentItem }) {
+  const { t } = useAdminT();
+  const tooltipId = useId();
+  const label = t(`knowledge.status.${document.status}`);
+  if (document.status === 'ERROR') {
+    // The reason shows on hover and on keyboard focus, and is the badge's description for screen readers.
+    return (
+      <span className="group relative inline-flex">
+        <button type="button" aria-describedby={tooltipId} className="inline-flex items-center gap-1.5 rounded focus-visible:outline-2 focus-visible:outline-brand-700">
+          <StatusIcon status={document.status} />
+          <span className="text-sm font-medium text-red-800">{label}</span>
+        </button>
+        <span
+          id={tooltipId}
+          role="tooltip"
+          className="invisible absolute left-0 top-full z-10 mt-1 w-64 rounded-lg bg-slate-900 px-3 py-2 text-xs text-white opacity-0 shadow-lg transition-opacity group-focus-within:visible group-focus-within:opacity-100 group-hover:visible group-hover:opacity-100"
+        >
+          {t('knowledge.errorReason', { reason: document.error ?? '' })}
+        </span>
+      </span>
+    );
+  }
+  return (
+    <span className="inline-flex items-center gap-1.5">
+      <StatusIcon status={document.status} />
+      <span className={`text-sm font-medium ${document.status === 'COMPLETED' ? 'text-emerald-800' : 'text-amber-800'}`}>{label}</span>
+    </span>
+  );
+}
+
+function DeleteButton({ document, onDeleted }: { document: DocumentItem; onDeleted: (id: string) => void }) {
+  const { t } = useAdminT();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function confirm() {
+    setBusy(true);
+    setError(null);
+    try {
+      await deleteDocument(document);
+      setOpen(false);
+      onDeleted(document.id);
+    } catch (caught) {
+      console.info('[admin] delete failed:', caught);
+      setError(caught instanceof Error ? caught.message : String(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => { setOpen(next); if (!next) setError(null); }}>
+      <Dialog.Trigger className={buttonClass('ghost', 'text-red-800')} aria-label={t('knowledge.deleteLabel', { title: document.title })}>
+        {t('knowledge.delete')}
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[min(92vw,28rem)] -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl">
+          <Dialog.Title className="text-lg font-bold text-slate-900">{t('knowledge.deleteLabel', { title: document.title })}</Dialog.Title>
+          <Dialog.Description className="mt-2 text-slate-700">{t('knowledge.deleteConfirm', { title: document.title })}</Dialog.Description>
+          {error ? <Notice tone="error" className="mt-4">{error}</Notice> : null}
+          <div className="mt-6 flex justify-end gap-3">
+            <Dialog.Close className={buttonClass('secondary')}>{t('knowledge.cancel')}</Dialog.Close>
+            <button type="button" disabled={busy} className={buttonClass('primary', 'bg-red-700 hover:bg-red-800 focus-visible:outline-red-700')} onClick={() => void confirm()}>
+              {t('knowledge.deleteConfirmButton')}
+            </button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** 'Dokumentenverwaltung': every document with size, status and upload time, newest first, live. */
+export function DocumentList({ state }: { state: DocumentsState }) {
+  const { t } = useAdminT();
+  const { lang } = useLanguage();
+  const { documents, loading, error, live, forget } = state;
+
+  return (
+    <section aria-labelledby="documents-heading" aria-busy={loading} className="space-y-4">
+      <div>
+        <h2 id="documents-heading" className="text-xl font-bold text-slate-900">
+          {t('knowledge.listHeading')}
+        </h2>
+        <p className="mt-1 text-slate-700">{t('knowledge.listLead')}</p>
+      </div>
+      {error ? <Notice tone="error">{error}</Notice> : null}
+      {!live && !loading ? <Notice tone="info">{t('knowledge.reconnecting')}</Notice> : null}
+      {!loading && documents.length === 0 && !error ? <p className="text-slate-700">{t('knowledge.empty')}</p> : null}
+      <ul className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white" aria-label={t('knowledge.listHeading')}>
+        {documents.map((document) => (
+          <li key={document.id} data-document-id={document.id} data-status={document.status} className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+            <div className="min-w-0 flex-1">
+              <a href={document.url} target="_blank" rel="noopener noreferrer" className="break-all font-semibold text-slate-900 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand-700">
+                {document.title}
+              </a>
+              <p className="text-sm text-slate-700">
+                <span data-field="size">{document.file_size === null ? '–' : formatFileSize(document.file_size, lang)}</span>
+                {' · '}
+                <span data-field="uploaded">{t('knowledge.uploadedAt', { date: formatGermanDateTime(document.created_at) })}</span>
+              </p>
+            </div>
+            <StatusBadge document={document} />
+            <DeleteButton document={document} onDeleted={forget} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

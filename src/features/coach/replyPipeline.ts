@@ -1,0 +1,69 @@
+import { createSentenceStream } from '../../lib/sentences';
+import { startCoachReply, type CoachMessage, type CoachMode } from '../../services/coach';
+import { createSpeechQueue } from './speechQueue';
+
+/**
+ * One answer of the coach, from the request to the last spoken word: the text streams into the
+ * panel, each finished sentence goes to text-to-speech at once and is played in order, so the first
+ * audio starts after the first sentence rather than after the whole reply.
+ */
+export interface ReplyCallbacks {
+  onMeta: (meta: { conversationId: string | null; mode: CoachMode }) => void;
+  /** The reply so far (the whole text, not the delta). */
+  onText: (text: string) => void;
+  /** The first sentence went to text-to-speech. */
+  onFirstSentence: () => void;
+  /** The first audio started. */
+  onSpeaking: () => void;
+  /** Audio problem (catalogue message); the text goes on. */
+  onPlaybackProblem: (message: string) => void;
+}
+
+export type ReplyOutcome =
+  | { kind: 'answered' }
+  /** The coach sent no text at all. */
+  | { kind: 'empty' }
+  /** The stream broke after some text arrived (that text stays). */
+  | { kind: 'broken' };
+
+/**
+ * Runs the reply. Throws CoachCallError when the call fails before any text arrived, and the
+ * signal's abort error when it was cancelled (barge-in, end of conversation, leaving the page).
+ */
+export async function runReply(
+  history: readonly CoachMessage[],
+  { conversationId, signal, ...callbacks }: ReplyCallbacks & { conversationId: string | null; signal: AbortSignal },
+): Promise<ReplyOutcome> {
+  const reply = await startCoachReply(history, { conversationId, signal });
+  callbacks.onMeta({ conversationId: reply.conversationId, mode: reply.mode });
+
+  const queue = createSpeechQueue({ signal, onStart: callbacks.onSpeaking, onProblem: callbacks.onPlaybackProblem });
+  const sentences = createSentenceStream();
+  let first = true;
+  const speak = (sentence: string) => {
+    if (first) {
+      first = false;
+      callbacks.onFirstSentence();
+    }
+    queue.enqueue(sentence);
+  };
+
+  let text = '';
+  try {
+    for await (const delta of reply.deltas) {
+      text += delta;
+      callbacks.onText(text);
+      sentences.push(delta).forEach(speak);
+    }
+  } catch (error) {
+    if (signal.aborted || text.trim() === '') throw error;
+    await queue.finished();
+    return { kind: 'broken' };
+  }
+  const rest = sentences.flush();
+  if (rest) speak(rest);
+  if (text.trim() === '') return { kind: 'empty' };
+  await queue.finished();
+  signal.throwIfAborted();
+  return { kind: 'answered' };
+}

@@ -1,0 +1,228 @@
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { persona } from '../../config/persona';
+import { CoachCallError, preloadCoach, sendRating } from '../../services/coach';
+import {
+  isSpeechRecognitionSupported,
+  SpeechRecognitionError,
+  startRecognition,
+  type RecognitionProblem,
+  type RecognitionSession,
+} from '../../services/speechRecognition';
+import { chatReducer, initialChatState, nextRequest, type ChatState } from './chatState';
+import { runReply } from './replyPipeline';
+import { createSpeechQueue, greetingSpeech } from './speechQueue';
+import { coachTexts } from './texts';
+import { clickAction, initialVoiceState, voiceButtonReducer } from './voiceButtonMachine';
+
+const recognitionMessages: Record<RecognitionProblem, string> = {
+  denied: coachTexts.errors.microphoneDenied,
+  noSpeech: coachTexts.errors.noSpeech,
+  unsupported: coachTexts.errors.unsupported,
+  failed: coachTexts.errors.processing,
+};
+
+function recognitionMessage(error: unknown): string {
+  return error instanceof SpeechRecognitionError ? recognitionMessages[error.problem] : coachTexts.errors.processing;
+}
+
+/**
+ * Timing marks for `npm run bench:voice` (harmless elsewhere): from the visitor's final words to
+ * the first sentence and to the first sound.
+ */
+function mark(name: 'transcript' | 'first-sentence' | 'first-audio'): void {
+  performance.mark(`coach:${name}`);
+}
+
+let nextId = 0;
+function newId(): string {
+  nextId += 1;
+  return `m${nextId}`;
+}
+
+/**
+ * The live coach's behaviour: the voice button's state machine and the chat, with the effects that
+ * drive them (recognition, the coach call, speech). The UI renders what this returns.
+ */
+export function useLiveCoach() {
+  const [voice, dispatchVoice] = useReducer(voiceButtonReducer, initialVoiceState);
+  const [chat, dispatchChat] = useReducer(chatReducer, initialChatState);
+
+  // Effects read the latest chat through a ref: a transcript arrives in a callback that was set
+  // up several renders earlier.
+  const chatRef = useRef<ChatState>(chat);
+  useEffect(() => {
+    chatRef.current = chat;
+  }, [chat]);
+  const recognition = useRef<RecognitionSession | null>(null);
+  const speech = useRef<AbortController | null>(null);
+
+  /** Stops whatever the coach is saying or fetching right now. */
+  const silence = useCallback(() => {
+    speech.current?.abort();
+    speech.current = null;
+  }, []);
+
+  const stopListening = useCallback(() => {
+    recognition.current?.abort();
+    recognition.current = null;
+  }, []);
+
+  useEffect(
+    () => () => {
+      silence();
+      stopListening();
+    },
+    [silence, stopListening],
+  );
+
+  const ask = useCallback(
+    async (text: string) => {
+      silence();
+      const controller = new AbortController();
+      speech.current = controller;
+      const { history, conversationId } = nextRequest(chatRef.current, text);
+      const replyId = newId();
+      dispatchChat({ type: 'USER', id: newId(), text });
+      dispatchChat({ type: 'REPLY_START', id: replyId });
+      try {
+        const outcome = await runReply(history, {
+          conversationId,
+          signal: controller.signal,
+          onMeta: ({ conversationId: id, mode }) => dispatchChat({ type: 'META', conversationId: id, mode }),
+          onText: (reply) => dispatchChat({ type: 'REPLY_TEXT', id: replyId, text: reply }),
+          onFirstSentence: () => mark('first-sentence'),
+          onSpeaking: () => {
+            mark('first-audio');
+            dispatchVoice({ type: 'SPEAKING' });
+          },
+          onPlaybackProblem: (message) => dispatchVoice({ type: 'NOTICE', message }),
+        });
+        dispatchChat({ type: 'REPLY_END', id: replyId });
+        if (outcome.kind === 'empty') dispatchChat({ type: 'REPLY_ERROR', id: replyId, message: coachTexts.errors.noReply });
+        if (outcome.kind === 'broken') dispatchVoice({ type: 'FAILED', message: coachTexts.errors.processing });
+        else dispatchVoice({ type: 'DONE' });
+      } catch (error) {
+        if (controller.signal.aborted) {
+          // Cut short on purpose: keep what was shown, drop an empty bubble's cursor.
+          dispatchChat({ type: 'REPLY_END', id: replyId });
+          return;
+        }
+        // The catalogue messages appear as the coach's answer; they are not spoken, because the
+        // voice usually fails for the same reason the call did.
+        const message = error instanceof CoachCallError ? coachTexts.errors.callFailed : coachTexts.errors.processing;
+        dispatchChat({ type: 'REPLY_ERROR', id: replyId, message });
+        dispatchVoice({ type: 'DONE' });
+      } finally {
+        if (speech.current === controller) speech.current = null;
+      }
+    },
+    [silence],
+  );
+
+  const listen = useCallback(() => {
+    if (!isSpeechRecognitionSupported()) {
+      dispatchVoice({ type: 'UNSUPPORTED' });
+      return;
+    }
+    dispatchVoice({ type: 'LISTEN' });
+    try {
+      const session = startRecognition({
+        onInterim: (text) => dispatchVoice({ type: 'INTERIM', text }),
+        onFinal: (text) => {
+          recognition.current = null;
+          dispatchVoice({ type: 'TRANSCRIPT', text });
+          if (text !== '') {
+            mark('transcript');
+            void ask(text);
+          }
+        },
+        onError: (error) => {
+          recognition.current = null;
+          dispatchVoice({ type: 'LISTEN_ERROR', message: recognitionMessage(error) });
+        },
+        onEnd: () => {
+          recognition.current = null;
+          dispatchVoice({ type: 'LISTEN_END' });
+        },
+      });
+      recognition.current = session;
+    } catch (error) {
+      dispatchVoice({ type: 'LISTEN_ERROR', message: recognitionMessage(error) });
+    }
+  }, [ask]);
+
+  const greet = useCallback(() => {
+    dispatchVoice({ type: 'OPEN' });
+    dispatchChat({ type: 'OPEN', greeting: persona.greeting });
+    preloadCoach();
+    const controller = new AbortController();
+    speech.current = controller;
+    const queue = createSpeechQueue({
+      signal: controller.signal,
+      onStart: () => undefined,
+      onProblem: (message) => dispatchVoice({ type: 'NOTICE', message }),
+    });
+    queue.enqueue(persona.greeting, greetingSpeech(persona.greeting));
+    void queue.finished().then(() => {
+      if (controller.signal.aborted) return;
+      speech.current = null;
+      dispatchVoice({ type: 'DONE' });
+    });
+  }, []);
+
+  const click = useCallback(() => {
+    switch (clickAction(voice.status)) {
+      case 'open':
+        greet();
+        return;
+      case 'listen':
+        listen();
+        return;
+      case 'stop':
+        // What was said so far still arrives as the final transcript and is sent.
+        recognition.current?.stop();
+        return;
+      case 'bargeIn':
+        silence();
+        if (isSpeechRecognitionSupported()) listen();
+        else {
+          dispatchVoice({ type: 'DONE' });
+          dispatchVoice({ type: 'UNSUPPORTED' });
+        }
+        return;
+      case 'none':
+        return;
+    }
+  }, [voice.status, greet, listen, silence]);
+
+  const sendText = useCallback(
+    (text: string): boolean => {
+      const trimmed = text.trim();
+      if (trimmed === '' || voice.status === 'processing' || voice.status === 'idle') return false;
+      stopListening();
+      dispatchVoice({ type: 'SEND_TEXT' });
+      void ask(trimmed);
+      return true;
+    },
+    [voice.status, ask, stopListening],
+  );
+
+  const endConversation = useCallback(() => {
+    silence();
+    stopListening();
+    dispatchVoice({ type: 'CANCEL' });
+    dispatchChat({ type: 'END' });
+  }, [silence, stopListening]);
+
+  const rate = useCallback((value: number) => {
+    const { conversationId } = chatRef.current;
+    if (!conversationId) return;
+    dispatchChat({ type: 'RATING', status: 'sending', value });
+    sendRating(conversationId, value).then(
+      () => dispatchChat({ type: 'RATING', status: 'sent', value }),
+      () => dispatchChat({ type: 'RATING', status: 'failed', value }),
+    );
+  }, []);
+
+  return { voice, chat, click, sendText, endConversation, rate };
+}

@@ -1,0 +1,65 @@
+/**
+ * Operator sign-in. Admin means `app_metadata.role = 'admin'` in the session's JWT, which only
+ * the service key can set; the database's row level security enforces it again on every request,
+ * so the checks here only decide what the browser shows.
+ */
+import type { Session } from '@supabase/supabase-js';
+import { getSupabase } from './supabase';
+
+export const loginMessages = {
+  unexpected: 'Ein unerwarteter Fehler ist bei der Anmeldung aufgetreten',
+  noSession: 'Login failed - no session returned',
+} as const;
+
+/** A sign-in that failed; `message` is what the login form shows. */
+export class LoginError extends Error {
+  override readonly name = 'LoginError';
+}
+
+/** Signed in fine, but the account is no admin; the session has been ended again. */
+export class NotAdminError extends Error {
+  override readonly name = 'NotAdminError';
+  constructor() {
+    super('not an admin');
+  }
+}
+
+export function isAdminSession(session: Session | null): session is Session {
+  return session?.user.app_metadata.role === 'admin';
+}
+
+/** Signs in with e-mail and password and returns the admin session. */
+export async function signInAsAdmin(email: string, password: string): Promise<Session> {
+  let result: Awaited<ReturnType<ReturnType<typeof getSupabase>['auth']['signInWithPassword']>>;
+  try {
+    result = await getSupabase().auth.signInWithPassword({ email, password });
+  } catch {
+    throw new LoginError(loginMessages.unexpected);
+  }
+  const { data, error } = result;
+  // GoTrue always sends a message; an empty one would leave the admin with a blank error box.
+  if (error) throw new LoginError(error.message.trim() === '' ? loginMessages.unexpected : error.message);
+  // The types promise a session without an error; the seed's check stays for servers that differ.
+  const session = data.session as Session | null;
+  if (!session) throw new LoginError(loginMessages.noSession);
+  if (!isAdminSession(session)) {
+    await getSupabase().auth.signOut({ scope: 'local' });
+    throw new NotAdminError();
+  }
+  return session;
+}
+
+export async function currentSession(): Promise<Session | null> {
+  const { data } = await getSupabase().auth.getSession();
+  return data.session;
+}
+
+/** Calls back with every session change (sign-in, refresh, sign-out, another tab); returns the unsubscribe. */
+export function onSessionChange(callback: (session: Session | null) => void): () => void {
+  const { data } = getSupabase().auth.onAuthStateChange((_event, session) => callback(session));
+  return () => data.subscription.unsubscribe();
+}
+
+export async function signOut(): Promise<void> {
+  await getSupabase().auth.signOut();
+}

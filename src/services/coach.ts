@@ -1,0 +1,136 @@
+/**
+ * The live coach's calls: the chat (an OpenAI-compatible endpoint of the project's `coach`
+ * function, through the `openai` SDK) and the conversation rating.
+ *
+ * The SDK runs in the browser with `dangerouslyAllowBrowser`. That flag guards against shipping a
+ * secret OpenAI key to visitors; here the "API key" is the project's public anon key (it is in
+ * every page anyway and only identifies the project), and the SDK talks to our function, not to
+ * OpenAI. The real provider key stays on the server, in the function's environment.
+ *
+ * The SDK is imported lazily, so it lands only in the coach route's chunks.
+ */
+import type OpenAI from 'openai';
+import { env } from '../config/env';
+import { functionUrl } from './functionsUrl';
+
+export interface CoachMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** 'offline': the function has no language model and answers from the knowledge base alone. */
+export type CoachMode = 'model' | 'offline';
+
+export interface CoachReply {
+  /** The conversation this reply belongs to; send it with the next message. */
+  conversationId: string | null;
+  mode: CoachMode;
+  /** The reply's text, piece by piece as it streams. Throws CoachCallError if the stream breaks. */
+  deltas: AsyncIterable<string>;
+}
+
+/** The call failed (network, refused, server error). Aborts are rethrown as they are. */
+export class CoachCallError extends Error {
+  override readonly name = 'CoachCallError';
+  constructor(
+    detail: string,
+    readonly status: number | null,
+  ) {
+    super(detail);
+  }
+}
+
+let client: Promise<OpenAI> | null = null;
+
+function coachClient(): Promise<OpenAI> {
+  client ??= import('openai').then(
+    ({ default: OpenAIClient }) =>
+      new OpenAIClient({
+        baseURL: functionUrl('coach'),
+        apiKey: env.VITE_SUPABASE_ANON_KEY,
+        dangerouslyAllowBrowser: true,
+        // A visitor waits for the answer: no silent retries with back-off; the page says what failed.
+        maxRetries: 0,
+        timeout: 30_000,
+      }),
+    (error: unknown) => {
+      client = null;
+      throw error;
+    },
+  );
+  return client;
+}
+
+/** Starts loading the SDK ahead of the first question (the page calls it when the chat opens). */
+export function preloadCoach(): void {
+  coachClient().catch(() => undefined);
+}
+
+function isAbort(error: unknown, signal?: AbortSignal): boolean {
+  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
+}
+
+function callError(error: unknown): CoachCallError {
+  const status = typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : null;
+  return new CoachCallError(error instanceof Error ? error.message : String(error), status);
+}
+
+async function* textOf(
+  stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>,
+  signal?: AbortSignal,
+): AsyncGenerator<string> {
+  try {
+    for await (const chunk of stream) {
+      const content = chunk.choices[0]?.delta.content;
+      if (content) yield content;
+    }
+  } catch (error) {
+    if (isAbort(error, signal)) throw error;
+    throw callError(error);
+  }
+}
+
+/**
+ * Asks the coach. `messages` is the conversation so far, ending with the visitor's message; the
+ * function adds the persona and the knowledge itself and ignores any system message or model
+ * choice from the browser.
+ */
+export async function startCoachReply(
+  messages: readonly CoachMessage[],
+  { conversationId, signal }: { conversationId?: string | null; signal?: AbortSignal } = {},
+): Promise<CoachReply> {
+  try {
+    const openai = await coachClient();
+    const { data, response } = await openai.chat.completions
+      .create(
+        // The function decides the model; the SDK's type only needs a name here.
+        { model: 'coach', messages: messages.map(({ role, content }) => ({ role, content })), stream: true },
+        { signal: signal ?? null, headers: conversationId ? { 'x-conversation-id': conversationId } : {} },
+      )
+      .withResponse();
+    return {
+      conversationId: response.headers.get('x-conversation-id') ?? conversationId ?? null,
+      mode: response.headers.get('x-coach-mode') === 'offline' ? 'offline' : 'model',
+      deltas: textOf(data, signal),
+    };
+  } catch (error) {
+    if (isAbort(error, signal)) throw error;
+    throw callError(error);
+  }
+}
+
+export class RatingError extends Error {
+  override readonly name = 'RatingError';
+}
+
+/** Rates a conversation 1–5 (rating again overwrites). */
+export async function sendRating(conversationId: string, rating: number): Promise<void> {
+  const response = await fetch(`${functionUrl('coach')}/rating`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${env.VITE_SUPABASE_ANON_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ conversationId, rating }),
+  }).catch((error: unknown) => {
+    throw new RatingError(error instanceof Error ? error.message : String(error));
+  });
+  if (!response.ok) throw new RatingError(`rating refused: ${response.status}`);
+}

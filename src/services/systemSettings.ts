@@ -1,0 +1,48 @@
+/**
+ * The admin-only `system-settings` function: whether the provider keys are set on the server
+ * (masked, never the key) and clearing the coach's cached voice audio.
+ */
+import { env } from '../config/env';
+import { functionUrl } from './functionsUrl';
+
+export interface KeyStatus {
+  configured: boolean;
+  /** e.g. "sk-…x7Qa"; null when not configured. */
+  masked: string | null;
+}
+
+export interface ProviderKeys {
+  languageModel: KeyStatus;
+  voice: KeyStatus;
+}
+
+function headers(accessToken: string): Record<string, string> {
+  return { authorization: `Bearer ${accessToken}`, apikey: env.VITE_SUPABASE_ANON_KEY };
+}
+
+function keyStatus(value: unknown): KeyStatus {
+  if (typeof value !== 'object' || value === null) return { configured: false, masked: null };
+  const record = value as Record<string, unknown>;
+  return {
+    configured: record.configured === true,
+    masked: typeof record.masked === 'string' ? record.masked : null,
+  };
+}
+
+export async function fetchProviderKeys(accessToken: string): Promise<ProviderKeys> {
+  const response = await fetch(functionUrl('system-settings'), { headers: headers(accessToken) });
+  if (!response.ok) throw new Error(`system-settings answered ${String(response.status)}`);
+  const body = (await response.json()) as Record<string, unknown>;
+  return { languageModel: keyStatus(body.languageModel), voice: keyStatus(body.voice) };
+}
+
+/** Removes every cached voice recording; returns how many were removed. */
+export async function clearVoiceCache(accessToken: string): Promise<number> {
+  const response = await fetch(`${functionUrl('system-settings')}/clear-tts-cache`, {
+    method: 'POST',
+    headers: headers(accessToken),
+  });
+  if (!response.ok) throw new Error(`clear-tts-cache answered ${String(response.status)}`);
+  const body = (await response.json()) as { removed?: unknown };
+  return typeof body.removed === 'number' ? body.removed : 0;
+}

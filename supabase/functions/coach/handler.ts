@@ -1,0 +1,120 @@
+/**
+ * The live coach's server side: an OpenAI-compatible endpoint the browser's openai SDK talks to
+ * (`<SUPABASE_URL>/functions/v1/coach` as its baseURL), so no provider key ever reaches the browser.
+ *
+ *   POST /coach/chat/completions  the reply to the conversation, streamed or in one piece
+ *   POST /coach/rating            {conversationId, rating 1–5}: the visitor's rating, 204
+ *
+ * The function builds the prompt itself (persona, knowledge passages, bounded history) and counts
+ * the conversation anonymously. Without OPENAI_API_KEY it answers from the knowledge base alone.
+ */
+import { corsHeaders, preflight } from '../_shared/cors.ts';
+import { errorResponse, isRecord, readJson } from '../_shared/http.ts';
+import { personaSystemPrompt } from '../_shared/persona.ts';
+import { clientKey, createRateLimiter, type RateLimiter } from '../_shared/rateLimit.ts';
+import { supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
+import { parseChatRequest, type ChatMessage } from './chatRequest.ts';
+import { coachConfig, type CoachConfig } from './config.ts';
+import { completionResponse } from './completion.ts';
+import { countMessage, isUuid, rateConversation } from './conversations.ts';
+import { knowledgeMessage, searchPassages } from './knowledge.ts';
+import { answerDeltas, OFFLINE_MODEL, offlineAnswer } from './offline.ts';
+import { openChatStream } from './upstream.ts';
+
+const RATE_LIMITED = 'Zu viele Anfragen. Bitte warte einen Moment.';
+
+/**
+ * One limiter per project and limit. The module lives as long as the function instance; keying by
+ * SUPABASE_URL keeps stacks that share a process (tests) from sharing their counts.
+ */
+const limiters = new Map<string, RateLimiter>();
+
+function limiterFor(env: Record<string, string>, limit: number): RateLimiter {
+  const key = `${env.SUPABASE_URL ?? ''}|${String(limit)}`;
+  let limiter = limiters.get(key);
+  if (!limiter) {
+    limiter = createRateLimiter(limit, 60_000);
+    limiters.set(key, limiter);
+  }
+  return limiter;
+}
+
+type Route = 'chat' | 'rating';
+
+/** The route below the function's name (`/coach/...`), trailing slashes ignored. */
+function routeOf(pathname: string): Route | null {
+  const rest = pathname.replace(/^\/[^/]+/u, '').replace(/\/+$/u, '');
+  if (rest === '/chat/completions') return 'chat';
+  if (rest === '/rating') return 'rating';
+  return null;
+}
+
+/** Bookkeeping must not cost the visitor the answer: it is logged and the reply goes on. */
+function logged<T>(what: string, fallback: T): (error: unknown) => T {
+  return (error) => {
+    console.error(`[coach] ${what} failed:`, error instanceof Error ? error.message : error);
+    return fallback;
+  };
+}
+
+async function chat(request: Request, config: CoachConfig, supabase: SupabaseEnv): Promise<Response> {
+  const chatRequest = parseChatRequest(await readJson(request));
+  if (!chatRequest) {
+    return errorResponse(400, 'messages must end with a user message that has text', 'invalid_request');
+  }
+
+  const [conversationId, passages] = await Promise.all([
+    countMessage(supabase, request.headers.get('x-conversation-id')).catch(logged('counting the conversation', null)),
+    searchPassages(supabase, chatRequest.question).catch(logged('the knowledge search', [])),
+  ]);
+  const headers: Record<string, string> = { 'x-coach-mode': config.openai ? 'model' : 'offline' };
+  if (conversationId) headers['x-conversation-id'] = conversationId;
+
+  if (!config.openai) {
+    const answer = offlineAnswer(chatRequest.question, passages);
+    return completionResponse(answerDeltas(answer), { model: OFFLINE_MODEL, stream: chatRequest.stream, headers });
+  }
+
+  const knowledge = knowledgeMessage(passages);
+  const messages: ChatMessage[] = [
+    { role: 'system', content: personaSystemPrompt },
+    ...(knowledge === null ? [] : [{ role: 'system' as const, content: knowledge }]),
+    ...chatRequest.history,
+  ];
+  const stop = new AbortController();
+  request.signal.addEventListener('abort', () => stop.abort(), { once: true });
+  const upstream = await openChatStream(config.openai, messages, stop.signal);
+  if (!upstream.ok) return errorResponse(502, `upstream_error: ${upstream.detail}`, 'upstream_error', headers);
+  return completionResponse(upstream.deltas, {
+    model: config.openai.model,
+    stream: chatRequest.stream,
+    headers,
+    onCancel: () => stop.abort(),
+  });
+}
+
+async function rating(request: Request, supabase: SupabaseEnv): Promise<Response> {
+  const body = await readJson(request);
+  const value = isRecord(body) ? body.rating : undefined;
+  if (!isRecord(body) || !isUuid(body.conversationId) || typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 5) {
+    return errorResponse(400, 'expected {conversationId: uuid, rating: integer 1–5}', 'invalid_request');
+  }
+  if (!(await rateConversation(supabase, body.conversationId, value))) {
+    return errorResponse(404, 'conversation not found', 'not_found');
+  }
+  return new Response(null, { status: 204, headers: corsHeaders() });
+}
+
+export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
+  if (request.method === 'OPTIONS') return preflight(request);
+  const route = routeOf(new URL(request.url).pathname);
+  if (!route) return errorResponse(404, 'not found: use POST /coach/chat/completions or /coach/rating', 'not_found');
+  if (request.method !== 'POST') return errorResponse(405, 'method not allowed', 'method_not_allowed', { allow: 'POST, OPTIONS' });
+
+  const config = coachConfig(env);
+  const wait = limiterFor(env, config.rateLimit).take(clientKey(request));
+  if (wait > 0) return errorResponse(429, RATE_LIMITED, 'rate_limited', { 'retry-after': String(wait) });
+
+  const supabase = supabaseEnv(env);
+  return route === 'chat' ? chat(request, config, supabase) : rating(request, supabase);
+}

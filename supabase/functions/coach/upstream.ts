@@ -1,0 +1,91 @@
+/**
+ * The language model behind the coach: any OpenAI-compatible `chat/completions` endpoint
+ * (OpenAI, or Ollama, LM Studio, vLLM through OPENAI_BASE_URL), called with plain fetch. The
+ * function decides the model and the limits, whatever the browser asked for. Failure details
+ * returned from here never contain the provider's answer, which may echo part of the key.
+ */
+import { isRecord } from '../_shared/http.ts';
+import { readSseData } from '../_shared/sse.ts';
+import type { ChatMessage } from './chatRequest.ts';
+
+export const TEMPERATURE = 0.5;
+export const MAX_TOKENS = 500;
+/** How long the model may take to start answering before the coach gives up on it. */
+const HEADERS_TIMEOUT_MS = 30_000;
+
+export interface ModelSettings {
+  apiKey: string;
+  baseUrl: string;
+  model: string;
+}
+
+/** The model failed after it had started answering. */
+export class UpstreamStreamError extends Error {}
+
+export type UpstreamResult = { ok: true; deltas: AsyncGenerator<string> } | { ok: false; detail: string };
+
+function firstChoice(value: unknown): Record<string, unknown> | null {
+  if (!isRecord(value) || !Array.isArray(value.choices)) return null;
+  const choice: unknown = value.choices[0];
+  return isRecord(choice) ? choice : null;
+}
+
+/** The content pieces of an OpenAI chat completion event stream. */
+async function* streamedContent(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  for await (const data of readSseData(body)) {
+    if (data.trim() === '[DONE]') return;
+    let event: unknown;
+    try {
+      event = JSON.parse(data);
+    } catch {
+      continue; // not an event we understand; the next one may be
+    }
+    if (isRecord(event) && event.error !== undefined) throw new UpstreamStreamError('the model reported an error mid-stream');
+    const delta = firstChoice(event)?.delta;
+    const content = isRecord(delta) ? delta.content : undefined;
+    if (typeof content === 'string' && content !== '') yield content;
+  }
+}
+
+/** A server that ignores `stream: true` answers one completion; its text becomes one delta. */
+async function* completeContent(response: Response): AsyncGenerator<string> {
+  const message = firstChoice(await response.json())?.message;
+  const content = isRecord(message) ? message.content : undefined;
+  if (typeof content === 'string' && content !== '') yield content;
+}
+
+/**
+ * Starts a streamed completion. Resolves once the model has answered with its status, so the
+ * caller can still reply with an error status; the text then arrives through `deltas`. Aborting
+ * `signal` (the visitor left) closes the connection to the model.
+ */
+export async function openChatStream(settings: ModelSettings, messages: ChatMessage[], signal: AbortSignal): Promise<UpstreamResult> {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  signal.addEventListener('abort', abort, { once: true });
+  const timer = setTimeout(abort, HEADERS_TIMEOUT_MS);
+  let response: Response;
+  try {
+    response = await fetch(`${settings.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${settings.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
+      body: JSON.stringify({ model: settings.model, messages, temperature: TEMPERATURE, max_tokens: MAX_TOKENS, stream: true }),
+      signal: controller.signal,
+    });
+  } catch {
+    return { ok: false, detail: controller.signal.aborted ? 'no response in time' : 'network error' };
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    return { ok: false, detail: `HTTP ${String(response.status)}` };
+  }
+  if (!response.body) return { ok: true, deltas: completeContent(new Response('{}')) };
+  const json = (response.headers.get('content-type') ?? '').includes('application/json');
+  return { ok: true, deltas: json ? completeContent(response) : streamedContent(response.body) };
+}

@@ -1,0 +1,39 @@
+/**
+ * Admin-only system settings: `GET /system-settings` (is each provider configured, and its key
+ * masked) and `POST /system-settings/clear-tts-cache` (empties the private tts cache bucket,
+ * `{ removed }`). The caller must be a signed-in admin; GoTrue checks the token, so neither the
+ * anon key nor a forged token gets through (403).
+ */
+import { preflight } from '../_shared/cors.ts';
+import { errorResponse, json } from '../_shared/http.ts';
+import { callerUser, supabaseEnv } from '../_shared/supabase.ts';
+import { clearTtsCache } from '../_shared/ttsCache.ts';
+import { systemSettings } from './providerStatus.ts';
+
+const routes: Record<string, { method: string; run: (env: Record<string, string>) => Promise<Response> }> = {
+  '/system-settings': { method: 'GET', run: (env) => Promise.resolve(json(200, systemSettings(env))) },
+  '/system-settings/clear-tts-cache': { method: 'POST', run: clearCache },
+};
+
+async function clearCache(env: Record<string, string>): Promise<Response> {
+  try {
+    return json(200, { removed: await clearTtsCache(supabaseEnv(env)) });
+  } catch {
+    // Storage refused or was unreachable; what was removed so far stays removed, a retry finishes.
+    return errorResponse(502, 'Der Cache konnte nicht geleert werden.', 'cache_error');
+  }
+}
+
+export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
+  if (request.method === 'OPTIONS') return preflight(request);
+  // Checked before routing, so a visitor learns nothing about what exists here.
+  const caller = await callerUser(supabaseEnv(env), request);
+  if (!caller?.isAdmin) return errorResponse(403, 'Nur für Administratoren.', 'forbidden');
+
+  const route = routes[new URL(request.url).pathname.replace(/\/+$/, '')];
+  if (!route) return errorResponse(404, 'Not found', 'not_found');
+  if (request.method !== route.method) {
+    return errorResponse(405, 'Method not allowed', 'method_not_allowed', { Allow: `${route.method}, OPTIONS` });
+  }
+  return route.run(env);
+}

@@ -1,0 +1,102 @@
+/**
+ * `POST /tts` `{ text, cache?, voiceSettings? }` → `audio/mpeg`, synthesised by ElevenLabs with the
+ * key held here. The audio streams through as it arrives, so playback starts with the first bytes;
+ * only a cached synthesis (the greeting, `cache: true`) is read completely, to be stored. Response
+ * headers tell the browser what ElevenLabs cannot do: `x-playback-rate` (the rest of the speed)
+ * and `x-pitch`; `x-tts-cache` says hit or miss when the cache was asked for.
+ */
+import { corsHeaders, preflight } from '../_shared/cors.ts';
+import { errorResponse, readJson } from '../_shared/http.ts';
+import { clientKey, createRateLimiter, limitFromEnv, type RateLimiter } from '../_shared/rateLimit.ts';
+import { supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
+import { readCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
+import { readAll } from './audioStream.ts';
+import { ELEVENLABS_MODEL, elevenLabsConfig, type ElevenLabsConfig } from './elevenLabs.ts';
+import { ttsMessages } from './messages.ts';
+import { splitVoiceSettings, type SplitVoiceSettings } from './providerSettings.ts';
+import { parseTtsRequest } from './request.ts';
+import { synthesize } from './synthesis.ts';
+import { chooseVoice } from './voiceChoice.ts';
+
+const DEFAULT_RATE_LIMIT = 120;
+const RATE_WINDOW_MS = 60_000;
+
+/** One limiter per configured limit, kept for the life of the instance (the env arrives per request). */
+const limiters = new Map<number, RateLimiter>();
+
+function limiterFor(env: Record<string, string>): RateLimiter {
+  const limit = limitFromEnv(env.TTS_RATE_LIMIT, DEFAULT_RATE_LIMIT);
+  let limiter = limiters.get(limit);
+  if (!limiter) {
+    limiter = createRateLimiter(limit, RATE_WINDOW_MS);
+    limiters.set(limit, limiter);
+  }
+  return limiter;
+}
+
+function audioResponse(
+  audio: ReadableStream<Uint8Array> | ArrayBuffer,
+  voice: SplitVoiceSettings,
+  cache: 'hit' | 'miss' | null,
+): Response {
+  const headers: Record<string, string> = {
+    ...corsHeaders(),
+    'content-type': 'audio/mpeg',
+    'cache-control': 'no-store',
+    'x-playback-rate': String(voice.playbackRate),
+    'x-pitch': String(voice.pitch),
+  };
+  if (cache) headers['x-tts-cache'] = cache;
+  return new Response(audio, { status: 200, headers });
+}
+
+/** The cached take of this text and voice, or a fresh one that is stored for the next visitor. */
+async function cachedSpeech(
+  supabase: SupabaseEnv,
+  provider: ElevenLabsConfig,
+  text: string,
+  voice: SplitVoiceSettings,
+): Promise<Response> {
+  const key = await ttsCacheKey({ voiceId: provider.voiceId, model: ELEVENLABS_MODEL, settings: voice.provider, text });
+  const cached = await readCachedAudio(supabase, key);
+  if (cached) return audioResponse(cached, voice, 'hit');
+
+  const synthesis = await synthesize(provider, text, voice.provider);
+  if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
+  const audio = await readAll(synthesis.audio);
+  // Stored before answering: an edge runtime may stop the instance once the response is sent.
+  // A failed store only means the next request synthesises again.
+  await storeCachedAudio(supabase, key, audio);
+  return audioResponse(audio, voice, 'miss');
+}
+
+export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
+  if (request.method === 'OPTIONS') return preflight(request);
+  if (new URL(request.url).pathname.replace(/\/+$/, '') !== '/tts') return errorResponse(404, 'Not found', 'not_found');
+  if (request.method !== 'POST') {
+    return errorResponse(405, 'Method not allowed', 'method_not_allowed', { Allow: 'POST, OPTIONS' });
+  }
+
+  const retryAfter = limiterFor(env).take(clientKey(request));
+  if (retryAfter > 0) {
+    return errorResponse(429, ttsMessages.rateLimited, 'rate_limited', { 'Retry-After': String(retryAfter) });
+  }
+
+  const tts = parseTtsRequest(await readJson(request));
+  if (!tts) return errorResponse(400, ttsMessages.invalidText, 'invalid_text');
+  // Without a provider the browser falls back to its own de-DE voice.
+  const provider = elevenLabsConfig(env);
+  if (!provider) return errorResponse(503, ttsMessages.notConfigured, 'not_configured');
+
+  const supabase = supabaseEnv(env);
+  const choice = await chooseVoice(supabase, request, tts.voiceSettings);
+  if (choice.kind === 'invalid') return errorResponse(400, ttsMessages.invalidVoiceSettings, 'invalid_voice_settings');
+  const voice = splitVoiceSettings(choice.settings);
+
+  // An admin's unsaved sample is never cached: it would only fill the bucket with one-off takes.
+  if (tts.cache && choice.kind === 'active') return cachedSpeech(supabase, provider, tts.text, voice);
+
+  const synthesis = await synthesize(provider, tts.text, voice.provider);
+  if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
+  return audioResponse(synthesis.audio, voice, null);
+}

@@ -1,0 +1,43 @@
+import { DASHBOARD_PATH, expect, test, text } from './admin';
+
+test.describe('dashboard', () => {
+  test.beforeEach(async ({ loginAsAdmin, page }) => {
+    await loginAsAdmin(page);
+  });
+
+  test('four counters from admin_stats, with the seed labels', async ({ page, service }) => {
+    await page.goto(DASHBOARD_PATH);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Master Admin Dashboard');
+    const counters = page.getByRole('region', { name: text('de', 'admin:stats.heading') });
+    for (const label of ['totalUsers', 'activeConversations', 'documentsProcessed', 'averageRating'] as const) {
+      await expect(counters.getByRole('heading', { name: text('de', `admin:stats.${label}`) })).toBeVisible();
+    }
+    await expect(counters.getByText('Letzte 24 Stunden', { exact: true })).toBeVisible();
+    const { count } = await service.from('users').select('id', { count: 'exact', head: true });
+    const usersCard = counters.locator('div', { has: page.getByRole('heading', { name: text('de', 'admin:stats.totalUsers') }) }).last();
+    await expect(usersCard).toContainText(String(count));
+  });
+
+  test('the tabs work by keyboard and the chosen tab survives a reload', async ({ page }) => {
+    await page.goto(DASHBOARD_PATH);
+    const voice = page.getByRole('tab', { name: 'Spracheinstellungen' });
+    const knowledge = page.getByRole('tab', { name: 'Wissensdatenbank' });
+    const settings = page.getByRole('tab', { name: 'Systemeinstellungen' });
+    await expect(voice).toHaveAttribute('aria-selected', 'true');
+    await voice.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(knowledge).toBeFocused();
+    await expect(knowledge).toHaveAttribute('aria-selected', 'true');
+    await expect(page).toHaveURL(`${DASHBOARD_PATH}?tab=knowledge`);
+    await expect(page.getByRole('heading', { name: 'Dokumente hochladen' })).toBeVisible();
+    await page.keyboard.press('End');
+    await expect(settings).toHaveAttribute('aria-selected', 'true');
+    await page.reload();
+    await expect(page.getByRole('tab', { name: 'Systemeinstellungen' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('button', { name: 'Cache leeren' })).toBeVisible();
+    await page.getByRole('tab', { name: 'Systemeinstellungen' }).focus();
+    await page.keyboard.press('Home');
+    await expect(page.getByRole('tab', { name: 'Spracheinstellungen' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page).toHaveURL(`${DASHBOARD_PATH}?tab=voice`);
+  });
+});

@@ -1,0 +1,160 @@
+import type { Page } from '@playwright/test';
+import { fixtureBytes } from '../fixtures/pdf/write';
+import { knowledgePhrases } from '../fixtures/pdf/knowledgeText';
+import { DASHBOARD_PATH, expect, test, text } from './admin';
+import { stackUrl } from './env';
+
+const pdfs = fixtureBytes();
+const KNOWLEDGE_TAB = `${DASHBOARD_PATH}?tab=knowledge`;
+
+/** A file name no other test uses, so parallel tests sharing the database do not see each other's rows. */
+const unique = (base: string, testId: string) => `${base}-${testId.slice(0, 8)}-${String(Date.now())}.pdf`;
+
+function upload(page: Page, files: { name: string; bytes: Uint8Array; mimeType?: string }[]) {
+  return page.locator('input.filepond--browser').setInputFiles(
+    files.map(({ name, bytes, mimeType = 'application/pdf' }) => ({ name, mimeType, buffer: Buffer.from(bytes) })),
+  );
+}
+
+const row = (page: Page, title: string) => page.locator('li[data-document-id]', { hasText: title });
+
+test.describe('knowledge base', () => {
+  test.beforeEach(async ({ loginAsAdmin, page }) => {
+    await loginAsAdmin(page);
+  });
+
+  test('a multi-page PDF is uploaded, processed to COMPLETED, searchable, and deleted with row, passages and file', async ({ page, service }, testInfo) => {
+    const name = unique('wissen', testInfo.testId);
+    await page.goto(KNOWLEDGE_TAB);
+    await expect(page.getByRole('heading', { name: 'Dokumente hochladen' })).toBeVisible();
+    await expect(page.getByText('Drag & Drop your files or Browse')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Dokumentenverwaltung' })).toBeVisible();
+
+    await upload(page, [{ name, bytes: pdfs.knowledge }]);
+    const item = row(page, name);
+    await expect(item).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
+    await expect(item.locator('[data-status-icon="COMPLETED"]')).toBeVisible();
+
+    const { data: stored } = await service.from('documents').select('id, created_at, file_size, status, storage_path, url').eq('title', name).single();
+    expect(stored?.file_size).toBe(pdfs.knowledge.byteLength);
+    // Size in KB, upload time as dd.mm.yyyy, hh:mm in German time.
+    await expect(item.locator('[data-field="size"]')).toHaveText(`${String(Math.round(pdfs.knowledge.byteLength / 1024))} KB`);
+    const expectedDate = new Intl.DateTimeFormat('de-DE', {
+      day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'Europe/Berlin',
+    }).format(new Date(stored?.created_at ?? ''));
+    await expect(item.locator('[data-field="uploaded"]')).toHaveText(`Hochgeladen am ${expectedDate}`);
+    await expect(item.locator('[data-field="uploaded"]')).toHaveText(/^Hochgeladen am \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+
+    // Every page's text became passages.
+    const { data: passages } = await service.from('document_chunks').select('content').eq('document_id', stored?.id ?? '');
+    const allText = (passages ?? []).map((passage) => passage.content).join('\n');
+    for (const phrase of Object.values(knowledgePhrases)) expect(allText).toContain(phrase);
+
+    // The search box shows what the coach would get.
+    await page.getByRole('searchbox', { name: text('de', 'admin:knowledge.searchLabel') }).fill('Wie funktioniert die Box-Atmung?');
+    await page.getByRole('button', { name: text('de', 'admin:knowledge.searchButton') }).click();
+    const results = page.getByRole('list', { name: text('de', 'admin:knowledge.searchHeading') });
+    await expect(results.getByRole('listitem').filter({ hasText: name }).filter({ hasText: knowledgePhrases.page2 }).first()).toBeVisible();
+
+    // Delete, with confirmation.
+    await item.getByRole('button', { name: text('de', 'admin:knowledge.deleteLabel', { title: name }) }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText(name);
+    await dialog.getByRole('button', { name: text('de', 'admin:knowledge.deleteConfirmButton') }).click();
+    await expect(item).toHaveCount(0);
+    const { data: gone } = await service.from('documents').select('id').eq('title', name);
+    expect(gone).toEqual([]);
+    const { data: orphanPassages } = await service.from('document_chunks').select('id').eq('document_id', stored?.id ?? '');
+    expect(orphanPassages).toEqual([]);
+    const file = await fetch(stored?.url ?? `${stackUrl}/nothing`);
+    expect(file.ok).toBe(false);
+  });
+
+  test('image-only, encrypted and broken PDFs end as ERROR with their reason on hover and focus', async ({ page }, testInfo) => {
+    const names = {
+      imageOnly: unique('nur-bild', testInfo.testId),
+      encrypted: unique('geschuetzt', testInfo.testId),
+      broken: unique('kaputt', testInfo.testId),
+    };
+    await page.goto(KNOWLEDGE_TAB);
+    await upload(page, [
+      { name: names.imageOnly, bytes: pdfs.imageOnly },
+      { name: names.encrypted, bytes: pdfs.encrypted },
+      { name: names.broken, bytes: pdfs.broken },
+    ]);
+    const reasons = {
+      imageOnly: 'Die PDF-Datei enthält keinen lesbaren Text (nur Bilder?).',
+      encrypted: 'Die PDF-Datei ist passwortgeschützt und kann nicht gelesen werden.',
+      broken: 'Die PDF-Datei ist beschädigt und kann nicht gelesen werden.',
+    };
+    for (const key of ['imageOnly', 'encrypted', 'broken'] as const) {
+      const item = row(page, names[key]);
+      await expect(item).toHaveAttribute('data-status', 'ERROR', { timeout: 20_000 });
+      await expect(item.locator('[data-status-icon="ERROR"]')).toBeVisible();
+      const tooltip = item.getByRole('tooltip');
+      await expect(tooltip).toBeHidden();
+      await item.getByRole('button', { name: text('de', 'admin:knowledge.status.ERROR') }).focus();
+      await expect(tooltip).toBeVisible();
+      await expect(tooltip).toHaveText(`Fehler: ${reasons[key]}`);
+    }
+    await row(page, names.broken).getByRole('button', { name: text('de', 'admin:knowledge.status.ERROR') }).blur();
+    await row(page, names.broken).getByRole('button', { name: text('de', 'admin:knowledge.status.ERROR') }).hover();
+    await expect(row(page, names.broken).getByRole('tooltip')).toBeVisible();
+  });
+
+  test('a text file renamed to .pdf is refused with "Only PDF files are supported" and leaves nothing behind', async ({ page, service }, testInfo) => {
+    const name = unique('notizen', testInfo.testId);
+    await page.goto(KNOWLEDGE_TAB);
+    await upload(page, [{ name, bytes: pdfs.textAsPdf }]);
+    await expect(page.getByRole('alert').filter({ hasText: `${name}: Only PDF files are supported` })).toBeVisible();
+    await expect(page.locator('.filepond--file-status-main', { hasText: 'Only PDF files are supported' })).toBeVisible();
+    const { data } = await service.from('documents').select('id').eq('title', name);
+    expect(data).toEqual([]);
+  });
+
+  test('more than three files at once shows the warning and uploads none of them', async ({ page, service }, testInfo) => {
+    await page.goto(KNOWLEDGE_TAB);
+    const names = [1, 2, 3, 4].map((n) => unique(`viele-${String(n)}`, testInfo.testId));
+    await upload(page, names.map((name) => ({ name, bytes: pdfs.knowledge })));
+    await expect(page.getByRole('alert').filter({ hasText: text('de', 'admin:knowledge.maxFilesWarning') })).toBeVisible();
+    const { data } = await service.from('documents').select('id').in('title', names);
+    expect(data).toEqual([]);
+  });
+
+  test('undoing an upload in the widget removes the stored file and its document', async ({ page, service }, testInfo) => {
+    const name = unique('rueckgaengig', testInfo.testId);
+    await page.goto(KNOWLEDGE_TAB);
+    await upload(page, [{ name, bytes: pdfs.knowledge }]);
+    await expect(row(page, name)).toHaveCount(1, { timeout: 20_000 });
+    const { data: stored } = await service.from('documents').select('url').eq('title', name).single();
+    // Once uploaded, the widget's remove button undoes the upload (FilePond's revert).
+    await page.locator('.filepond--root').getByRole('button', { name: text('de', 'admin:knowledge.pond.remove') }).click();
+    await expect(row(page, name)).toHaveCount(0);
+    const { data } = await service.from('documents').select('id').eq('title', name);
+    expect(data).toEqual([]);
+    expect((await fetch(stored?.url ?? `${stackUrl}/nothing`)).ok).toBe(false);
+  });
+
+  test('a second admin browser sees the upload appear, change status and disappear without reloading', async ({ page, browser, loginAsAdmin }, testInfo) => {
+    const name = unique('live', testInfo.testId);
+    const watcherContext = await browser.newContext();
+    const watcher = await watcherContext.newPage();
+    await loginAsAdmin(watcher);
+    await watcher.goto(KNOWLEDGE_TAB);
+    await expect(watcher.getByRole('heading', { name: 'Dokumentenverwaltung' })).toBeVisible();
+    await expect(watcher.getByText(text('de', 'admin:knowledge.reconnecting'))).toHaveCount(0);
+
+    await page.goto(KNOWLEDGE_TAB);
+    await upload(page, [{ name, bytes: pdfs.knowledge }]);
+    const seen = row(watcher, name);
+    await expect(seen).toHaveCount(1, { timeout: 20_000 });
+    await expect(seen).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
+    // Newest first: the new document heads the list.
+    await expect(watcher.locator('li[data-document-id]').first()).toContainText(name);
+
+    await row(page, name).getByRole('button', { name: text('de', 'admin:knowledge.deleteLabel', { title: name }) }).click();
+    await page.getByRole('dialog').getByRole('button', { name: text('de', 'admin:knowledge.deleteConfirmButton') }).click();
+    await expect(seen).toHaveCount(0);
+    await watcherContext.close();
+  });
+});

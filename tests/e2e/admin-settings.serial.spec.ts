@@ -1,0 +1,119 @@
+import { LOCAL_ANON_KEY } from '../../supabase/local/config';
+import { fixtureBytes } from '../fixtures/pdf/write';
+import { DASHBOARD_PATH, expect, test, text } from './admin';
+import { controlUrl, e2eEnv, stackUrl } from './env';
+
+const functions = `${stackUrl}/functions/v1`;
+const anonHeaders = { authorization: `Bearer ${LOCAL_ANON_KEY}`, 'content-type': 'application/json' };
+
+test.describe('system settings and counters', () => {
+  test.beforeEach(async ({ loginAsAdmin, page }) => {
+    await loginAsAdmin(page);
+  });
+
+  test.afterEach(async () => {
+    await fetch(`${controlUrl}/env/reset`, { method: 'POST' });
+  });
+
+  test('the key fields are disabled and masked, and never show the key', async ({ page }) => {
+    const bodies: string[] = [];
+    page.on('response', async (response) => {
+      if (response.url().startsWith(stackUrl)) bodies.push(await response.text().catch(() => ''));
+    });
+    await page.goto(`${DASHBOARD_PATH}?tab=settings`);
+    const model = page.getByLabel(text('de', 'admin:settings.languageModelKey'));
+    const voice = page.getByLabel(text('de', 'admin:settings.voiceKey'));
+    await expect(model).toBeDisabled();
+    await expect(voice).toBeDisabled();
+    await expect(model).toHaveValue(`sk-…${e2eEnv.openaiKey.slice(-4)}`);
+    await expect(voice).toHaveValue(`sk_…${e2eEnv.elevenLabsKey.slice(-4)}`);
+    const html = await page.content();
+    for (const key of [e2eEnv.openaiKey, e2eEnv.elevenLabsKey]) {
+      expect(html).not.toContain(key);
+      for (const body of bodies) expect(body).not.toContain(key);
+    }
+  });
+
+  test('a key that is not set reads "nicht konfiguriert"', async ({ page }) => {
+    await fetch(`${controlUrl}/env`, { method: 'POST', body: JSON.stringify({ unset: ['OPENAI_API_KEY'] }) });
+    await page.goto(`${DASHBOARD_PATH}?tab=settings`);
+    await expect(page.getByLabel(text('de', 'admin:settings.languageModelKey'))).toHaveValue('nicht konfiguriert');
+    await expect(page.getByLabel(text('de', 'admin:settings.voiceKey'))).toHaveValue(`sk_…${e2eEnv.elevenLabsKey.slice(-4)}`);
+  });
+
+  test('"Cache leeren" asks first, then empties the voice cache so the next greeting is synthesised anew', async ({ page }) => {
+    const probe = JSON.stringify({ text: 'Hallo aus dem Cache-Test.', cache: true });
+    const first = await fetch(`${functions}/tts`, { method: 'POST', headers: anonHeaders, body: probe });
+    await first.arrayBuffer();
+    const second = await fetch(`${functions}/tts`, { method: 'POST', headers: anonHeaders, body: probe });
+    await second.arrayBuffer();
+    expect(second.headers.get('x-tts-cache')).toBe('hit');
+
+    await page.goto(`${DASHBOARD_PATH}?tab=settings`);
+    await page.getByRole('button', { name: 'Cache leeren' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText(text('de', 'admin:settings.clearCacheConfirm'));
+    // Cancelling keeps the cache.
+    await dialog.getByRole('button', { name: text('de', 'admin:knowledge.cancel') }).click();
+    const kept = await fetch(`${functions}/tts`, { method: 'POST', headers: anonHeaders, body: probe });
+    await kept.arrayBuffer();
+    expect(kept.headers.get('x-tts-cache')).toBe('hit');
+
+    await page.getByRole('button', { name: 'Cache leeren' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: text('de', 'admin:settings.clearCacheConfirmButton') }).click();
+    await expect(page.getByRole('status').filter({ hasText: /^Cache geleert: \d+ Aufnahmen? entfernt\.$/ })).toBeVisible();
+    const after = await fetch(`${functions}/tts`, { method: 'POST', headers: anonHeaders, body: probe });
+    await after.arrayBuffer();
+    expect(after.headers.get('x-tts-cache')).toBe('miss');
+  });
+
+  test('the counters follow the data: a completed document, a rating, the computed growth note', async ({ page, service }, testInfo) => {
+    // A known starting point: no rating yet, two conversations last month.
+    await service.from('conversations').update({ rating: null }).not('rating', 'is', null);
+    const lastMonth = new Date();
+    lastMonth.setUTCDate(1);
+    lastMonth.setUTCMonth(lastMonth.getUTCMonth() - 1);
+    lastMonth.setUTCDate(15);
+    await service.from('conversations').insert([
+      { started_at: lastMonth.toISOString(), last_message_at: lastMonth.toISOString() },
+      { started_at: lastMonth.toISOString(), last_message_at: lastMonth.toISOString() },
+    ]);
+
+    await page.goto(`${DASHBOARD_PATH}?tab=knowledge`);
+    const counters = page.getByRole('region', { name: text('de', 'admin:stats.heading') });
+    const card = (label: string) =>
+      counters.locator('div', { has: page.getByRole('heading', { name: text('de', `admin:stats.${label}`) }) }).last();
+    await expect(card('averageRating')).toContainText('–');
+    await expect(card('averageRating')).toContainText(text('de', 'admin:stats.noRatingNote'));
+
+    const stats = async () => (await service.rpc('admin_stats')).data as { documentsProcessed: number; conversationGrowth: number | null; activeConversations: number };
+    const before = await stats();
+    await expect(card('documentsProcessed')).toContainText(String(before.documentsProcessed));
+    const growth = before.conversationGrowth ?? 0;
+    const growthText = text('de', growth > 0 ? 'admin:stats.growthUp' : growth < 0 ? 'admin:stats.growthDown' : 'admin:stats.growthFlat', {
+      percent: new Intl.NumberFormat('de-DE', { maximumFractionDigits: 1 }).format(Math.abs(growth)),
+    });
+    await expect(card('activeConversations')).toContainText(growthText);
+
+    // A document completes: the counter moves without a reload.
+    const name = `zaehler-${testInfo.testId.slice(0, 8)}.pdf`;
+    await page.locator('input.filepond--browser').setInputFiles({ name, mimeType: 'application/pdf', buffer: Buffer.from(fixtureBytes().knowledge) });
+    await expect(page.locator('li[data-document-id]', { hasText: name })).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
+    await expect(card('documentsProcessed')).toContainText(String(before.documentsProcessed + 1));
+
+    // A visitor's conversation and rating (through the coach function, as the coach page sends them).
+    const chat = await fetch(`${functions}/coach/chat/completions`, {
+      method: 'POST',
+      headers: anonHeaders,
+      body: JSON.stringify({ model: 'x', messages: [{ role: 'user', content: 'Hallo!' }] }),
+    });
+    await chat.text();
+    const conversationId = chat.headers.get('x-conversation-id') ?? '';
+    const rated = await fetch(`${functions}/coach/rating`, { method: 'POST', headers: anonHeaders, body: JSON.stringify({ conversationId, rating: 4 }) });
+    expect(rated.status).toBe(204);
+    await page.reload();
+    await expect(card('averageRating')).toContainText('4,0 / 5,0');
+    const after = await stats();
+    await expect(card('activeConversations')).toContainText(String(after.activeConversations));
+  });
+});

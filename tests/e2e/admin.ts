@@ -1,0 +1,80 @@
+/**
+ * Admin fixtures over the real local stack: users made with the service key through the auth
+ * admin API (cleaned up afterwards), an admin signed in by putting a real session where supabase-js
+ * keeps it, and a service client for checking what the database holds.
+ */
+import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js';
+import type { Page } from '@playwright/test';
+import WebSocket from 'ws';
+import type { Database } from '../../src/types/database';
+import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../../supabase/local/config';
+import { stackUrl } from './env';
+import { test as base } from './fixtures';
+
+export const ADMIN = { email: DEFAULT_ADMIN_EMAIL, password: DEFAULT_ADMIN_PASSWORD };
+export const LOGIN_PATH = '/admin/dashboard-login';
+export const DASHBOARD_PATH = '/admin/master-dashboard';
+
+/** Where supabase-js keeps the session: `sb-<first label of the host>-auth-token`. */
+export const sessionStorageKey = `sb-${new URL(stackUrl).hostname.split('.')[0] ?? ''}-auth-token`;
+
+export function nodeClient(key: string): SupabaseClient<Database> {
+  return createClient<Database>(stackUrl, key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+  });
+}
+
+export async function passwordSession(email: string, password: string): Promise<Session> {
+  const { data, error } = await nodeClient(LOCAL_ANON_KEY).auth.signInWithPassword({ email, password });
+  if (error) throw error;
+  return data.session;
+}
+
+interface AdminFixtures {
+  /** Service-role client (bypasses row level security) for arranging and checking data. */
+  service: SupabaseClient<Database>;
+  /** Creates a user (an admin with `admin: true`); removed after the test. */
+  createUser: (options?: { admin?: boolean }) => Promise<{ email: string; password: string; id: string }>;
+  /** Signs the page's browser in as the local admin before the app loads. */
+  loginAsAdmin: (page?: Page) => Promise<Session>;
+}
+
+export const test = base.extend<AdminFixtures>({
+  // Playwright reads a fixture's dependencies from its first parameter's pattern; this one has none.
+  // eslint-disable-next-line no-empty-pattern
+  service: async ({}, use) => {
+    await use(nodeClient(LOCAL_SERVICE_ROLE_KEY));
+  },
+  createUser: async ({ service }, use, testInfo) => {
+    const created: string[] = [];
+    await use(async ({ admin = false } = {}) => {
+      const email = `user-${String(testInfo.workerIndex)}-${String(Date.now())}-${String(created.length)}@example.com`;
+      const password = 'e2e-password-123';
+      const { data, error } = await service.auth.admin.createUser({
+        email,
+        password,
+        email_confirm: true,
+        app_metadata: admin ? { role: 'admin' } : {},
+      });
+      if (error) throw error;
+      created.push(data.user.id);
+      return { email, password, id: data.user.id };
+    });
+    for (const id of created) await service.auth.admin.deleteUser(id);
+  },
+  loginAsAdmin: async ({ page }, use) => {
+    await use(async (target = page) => {
+      const session = await passwordSession(ADMIN.email, ADMIN.password);
+      await target.context().addInitScript(
+        ([key, value]) => {
+          if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, value);
+        },
+        [sessionStorageKey, JSON.stringify(session)] as const,
+      );
+      return session;
+    });
+  },
+});
+
+export { expect, text, gotoHydrated } from './fixtures';

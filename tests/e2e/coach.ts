@@ -1,0 +1,230 @@
+/**
+ * Helpers for the live coach's end-to-end tests. The browser's speech recognition is the one part
+ * of the page replaced (headless Chromium has no microphone): `installFakeRecognition` defines a
+ * scriptable `window.SpeechRecognition` before the app loads. Audio plays for real (the fake
+ * ElevenLabs answers real MP3); `watchAudio` only records what the page's audio elements do.
+ */
+import type { Page } from '@playwright/test';
+import { persona } from '../../src/config/persona';
+import { coachTexts } from '../../src/features/coach/texts';
+import { makeTextPdf, wrapParagraphs } from '../fixtures/pdf/makePdf';
+import { expect } from './fixtures';
+import { fakeOpenAIUrl } from './env';
+
+export const coachPath = `/produkte/${persona.slug}-ai`;
+export { coachTexts, persona };
+
+interface FakeSpeechControl {
+  instances: { lang: string; continuous: boolean; interimResults: boolean; maxAlternatives: number; stopped: boolean }[];
+  interim(text: string): void;
+  final(text: string): void;
+  fail(code: string): void;
+  end(): void;
+}
+
+interface AudioLog {
+  events: string[];
+}
+
+interface SpokenUtterance {
+  text: string;
+  lang: string;
+  rate: number;
+  pitch: number;
+}
+
+declare global {
+  interface Window {
+    __speech?: FakeSpeechControl;
+    __audio?: AudioLog;
+    __spoken?: SpokenUtterance[];
+  }
+}
+
+/**
+ * A fake recogniser the test drives with `speech(page).final('…')` and friends, or (supported:
+ * false) a browser without speech recognition at all.
+ */
+export async function installFakeRecognition(page: Page, { supported = true }: { supported?: boolean } = {}) {
+  await page.addInitScript((isSupported: boolean) => {
+    for (const name of ['SpeechRecognition', 'webkitSpeechRecognition']) {
+      Object.defineProperty(window, name, { value: undefined, configurable: true, writable: true });
+    }
+    if (!isSupported) return;
+    type Handler<T> = ((event: T) => void) | null;
+    const instances: FakeRecognitionInstance[] = [];
+    class FakeRecognitionInstance {
+      lang = '';
+      continuous = true;
+      interimResults = false;
+      maxAlternatives = 0;
+      stopped = false;
+      onresult: Handler<unknown> = null;
+      onerror: Handler<{ error: string }> = null;
+      onend: Handler<undefined> = null;
+      constructor() {
+        instances.push(this);
+      }
+      start() {
+        /* listening */
+      }
+      stop() {
+        this.stopped = true;
+        // As the browser does: whatever was heard is delivered, then the end.
+        setTimeout(() => this.onend?.(undefined), 0);
+      }
+      abort() {
+        this.onresult = null;
+        this.onerror = null;
+        this.onend = null;
+      }
+    }
+    const latest = () => {
+      const last = instances.at(-1);
+      if (!last) throw new Error('no recognition started');
+      return last;
+    };
+    const results = (text: string, isFinal: boolean) => ({
+      resultIndex: 0,
+      results: [Object.assign([{ transcript: text, confidence: 0.9 }], { isFinal })],
+    });
+    window.__speech = {
+      instances,
+      interim: (text) => latest().onresult?.(results(text, false)),
+      final: (text) => {
+        const recognition = latest();
+        recognition.onresult?.(results(text, true));
+        recognition.onend?.(undefined);
+      },
+      fail: (code) => {
+        const recognition = latest();
+        recognition.onerror?.({ error: code });
+        recognition.onend?.(undefined);
+      },
+      end: () => latest().onend?.(undefined),
+    };
+    Object.defineProperty(window, 'SpeechRecognition', { value: FakeRecognitionInstance, configurable: true, writable: true });
+  }, supported);
+}
+
+export const speech = (page: Page) => ({
+  interim: (text: string) => page.evaluate((value) => window.__speech?.interim(value), text),
+  final: (text: string) => page.evaluate((value) => window.__speech?.final(value), text),
+  fail: (code: string) => page.evaluate((value) => window.__speech?.fail(value), code),
+  end: () => page.evaluate(() => window.__speech?.end()),
+  instances: () => page.evaluate(() => window.__speech?.instances.map((instance) => ({ ...instance })) ?? []),
+});
+
+/**
+ * Records play / playing / pause / ended of every audio element (they live outside the DOM). With
+ * `blockAutoplay`, play() is refused as a browser refuses autoplay without a user gesture.
+ */
+export async function watchAudio(page: Page, { blockAutoplay = false }: { blockAutoplay?: boolean } = {}) {
+  await page.addInitScript((block: boolean) => {
+    const log: AudioLog = { events: [] };
+    window.__audio = log;
+    const play = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'play')?.value as (this: HTMLMediaElement) => Promise<void>;
+    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+      if (block) {
+        log.events.push('blocked');
+        return Promise.reject(new DOMException("play() failed because the user didn't interact with the document first.", 'NotAllowedError'));
+      }
+      for (const type of ['playing', 'pause', 'ended']) this.addEventListener(type, () => log.events.push(type));
+      log.events.push('play');
+      return play.call(this);
+    };
+  }, blockAutoplay);
+}
+
+export const audioEvents = (page: Page) => page.evaluate(() => window.__audio?.events ?? []);
+
+/** Replaces speechSynthesis by a recorder that "speaks" for 200 ms (headless Chromium has no voices). */
+export async function recordBrowserSpeech(page: Page) {
+  await page.addInitScript(() => {
+    const spoken: SpokenUtterance[] = [];
+    window.__spoken = spoken;
+    const synthesis = {
+      getVoices: () => [],
+      speak(utterance: SpeechSynthesisUtterance) {
+        spoken.push({ text: utterance.text, lang: utterance.lang, rate: utterance.rate, pitch: utterance.pitch });
+        setTimeout(() => {
+          utterance.onstart?.call(utterance, new Event('start') as SpeechSynthesisEvent);
+        }, 10);
+        setTimeout(() => {
+          utterance.onend?.call(utterance, new Event('end') as SpeechSynthesisEvent);
+        }, 200);
+      },
+      cancel() {
+        /* nothing queued */
+      },
+    };
+    Object.defineProperty(window, 'speechSynthesis', { value: synthesis, configurable: true });
+  });
+}
+
+export const browserSpeech = (page: Page) => page.evaluate(() => window.__spoken ?? []);
+
+export const voiceButton = (page: Page) =>
+  page.getByRole('main').getByRole('button', { name: /Klick hier|Ich höre zu|spricht\.\.\.|Einen Moment/ });
+export const hint = (page: Page) => page.getByTestId('coach-hint');
+export const notice = (page: Page) => page.getByRole('main').getByRole('alert');
+export const messages = (page: Page) => page.getByTestId('coach-messages').getByRole('listitem');
+export const lastAssistant = (page: Page) => page.getByTestId('coach-messages').locator('li[data-role="assistant"]').last();
+export const textInput = (page: Page) => page.getByRole('textbox', { name: coachTexts.chat.inputLabel });
+
+/** Expects the voice button in a state: its label, its colour class and its hint. */
+export async function expectState(
+  page: Page,
+  status: 'idle' | 'ready' | 'listening' | 'processing' | 'speaking',
+  { timeout = 5_000, hint: hintText }: { timeout?: number; hint?: string } = {},
+) {
+  const colours = { idle: 'purple', ready: 'blue', listening: 'red', processing: 'amber', speaking: 'green' } as const;
+  const button = voiceButton(page);
+  await expect(button).toHaveAttribute('data-state', status, { timeout });
+  await expect(button).toHaveText(coachTexts.button[status]);
+  await expect(button).toHaveClass(new RegExp(`bg-${colours[status]}-700`));
+  if (hintText !== undefined) await expect(hint(page)).toHaveText(hintText);
+}
+
+/** Opens the coach page with the fake recogniser and starts the conversation (greeting). */
+export async function openCoach(page: Page, options: { supported?: boolean } = {}) {
+  await installFakeRecognition(page, options);
+  await page.goto(coachPath);
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+  await voiceButton(page).click();
+  await expect(messages(page).first()).toHaveText(new RegExp(escapeRegExp(persona.greeting)));
+}
+
+/**
+ * Says something: a click (from ready it starts listening; while the greeting or an answer is
+ * spoken it barges in), then the recogniser's final transcript.
+ */
+export async function say(page: Page, text: string) {
+  await voiceButton(page).click();
+  await expectState(page, 'listening');
+  await speech(page).final(text);
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The fake model's recorded requests (bodies), newest last. */
+export async function modelRequests(): Promise<{ body: { messages: { role: string; content: string }[] } }[]> {
+  const response = await fetch(`${fakeOpenAIUrl}/__requests`);
+  return (await response.json()) as { body: { messages: { role: string; content: string }[] } }[];
+}
+
+/** A one-page PDF with the given paragraphs, to upload through the admin's knowledge tab. */
+export function knowledgePdf(paragraphs: readonly string[]): Buffer {
+  return Buffer.from(makeTextPdf([wrapParagraphs(paragraphs, 80)], { title: 'Coach-Wissen' }));
+}
+
+/** Uploads a PDF in the admin's knowledge tab and waits until it is COMPLETED (searchable). */
+export async function uploadKnowledge(page: Page, name: string, pdf: Buffer) {
+  await page.goto('/admin/master-dashboard?tab=knowledge');
+  await page.locator('input.filepond--browser').setInputFiles([{ name, mimeType: 'application/pdf', buffer: pdf }]);
+  await expect(page.locator('li[data-document-id]', { hasText: name })).toHaveAttribute('data-status', 'COMPLETED', {
+    timeout: 20_000,
+  });
+}

@@ -1,0 +1,344 @@
+/**
+ * The `tts` edge function on the real local stack over HTTP, with the fake ElevenLabs server as
+ * the provider (ELEVENLABS_BASE_URL points at it): the provider request, the voice settings and
+ * who may override them, the audio passing through, every catalogue message, the greeting cache
+ * and its clearing, and the per-client rate limit.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LOCAL_ANON_KEY } from '../../supabase/local/config';
+import { audioFor, startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
+import { ADMIN, startHarness, type Harness } from './harness';
+
+const VOICE_ID = 'voice-Mia_01';
+const API_KEY = 'sk_fake-elevenlabs-key-0123456789abcdef';
+const DEFAULT_VOICE = { stability: 0.25, similarity_boost: 0.75, style: 0.45, use_speaker_boost: true, speed: 1, pitch: 1 };
+const MESSAGES = {
+  invalidText: 'Der Text ist zu lang oder ungültig für die Sprachausgabe.',
+  notConfigured: 'API-Konfiguration fehlt. Bitte kontaktieren Sie den Support.',
+  emptyAudio: 'Die API hat keine Audio-Daten zurückgegeben.',
+  rateLimited: 'Zu viele Anfragen. Bitte warte einen Moment.',
+};
+
+let fake: FakeElevenLabs;
+let harness: Harness;
+/**
+ * A stack without provider secrets and with two requests a minute per client. The host hands the
+ * function this object's current contents on every request, so a test can set a secret on it, as
+ * `supabase secrets set` does for a deployed function (one stack start saved).
+ */
+const unconfiguredEnv: Record<string, string> = { TTS_RATE_LIMIT: '2' };
+let unconfigured: Harness;
+let adminToken: string;
+let memberToken: string;
+
+async function accessToken(client: Awaited<ReturnType<Harness['signedIn']>>): Promise<string> {
+  const { data } = await client.auth.getSession();
+  return data.session?.access_token ?? '';
+}
+
+interface CallOptions {
+  token?: string;
+  ip?: string;
+  target?: Harness;
+}
+
+function tts(body: unknown, { token = LOCAL_ANON_KEY, ip, target = harness }: CallOptions = {}): Promise<Response> {
+  return fetch(`${target.url}/functions/v1/tts`, {
+    method: 'POST',
+    headers: {
+      apikey: LOCAL_ANON_KEY,
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      ...(ip ? { 'x-forwarded-for': ip } : {}),
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+async function expectError(response: Response, status: number, message: string, code: string): Promise<void> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  expect(await response.json()).toEqual({ error: { message, code } });
+}
+
+const bytes = async (response: Response) => new Uint8Array(await response.arrayBuffer());
+
+async function setActiveVoice(settings: Partial<typeof DEFAULT_VOICE>): Promise<void> {
+  const admin = await harness.signedIn(ADMIN.email, ADMIN.password);
+  const { error } = await admin.from('voice_configs').update(settings).eq('is_active', true);
+  expect(error).toBeNull();
+}
+
+function clearCache(): Promise<Response> {
+  return fetch(`${harness.url}/functions/v1/system-settings/clear-tts-cache`, {
+    method: 'POST',
+    headers: { apikey: LOCAL_ANON_KEY, authorization: `Bearer ${adminToken}` },
+  });
+}
+
+beforeAll(async () => {
+  fake = await startFakeElevenLabs({ apiKey: API_KEY });
+  const provider = { ELEVENLABS_API_KEY: API_KEY, ELEVENLABS_VOICE_ID: VOICE_ID, ELEVENLABS_BASE_URL: fake.url };
+  harness = await startHarness({ functionEnv: provider });
+  unconfigured = await startHarness({ functionEnv: unconfiguredEnv });
+  adminToken = await accessToken(await harness.signedIn(ADMIN.email, ADMIN.password));
+  memberToken = await accessToken(await harness.user('member@example.com'));
+});
+
+afterAll(async () => {
+  await Promise.all([harness.close(), unconfigured.close()]);
+  await fake.close();
+});
+
+beforeEach(() => {
+  fake.reset();
+});
+
+describe('the provider request and the audio', () => {
+  it('asks ElevenLabs for streamed MP3 with the active voice settings and passes the audio through', async () => {
+    const text = 'Hallo, schön, dass du da bist.';
+    const response = await tts({ text: `  ${text}\n` });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('audio/mpeg');
+    expect(response.headers.get('x-playback-rate')).toBe('1');
+    expect(response.headers.get('x-pitch')).toBe('1');
+    expect(response.headers.get('x-tts-cache')).toBeNull();
+    expect(response.headers.get('access-control-expose-headers')).toContain('x-playback-rate');
+    const audio = await bytes(response);
+    expect(audio).toEqual(audioFor(text));
+    expect([...audio.subarray(0, 4)]).toEqual([0xff, 0xfb, 0x90, 0x64]);
+
+    expect(fake.requests()).toEqual([
+      {
+        method: 'POST',
+        path: `/v1/text-to-speech/${VOICE_ID}/stream`,
+        voiceId: VOICE_ID,
+        streaming: true,
+        query: { output_format: 'mp3_44100_128' },
+        accept: 'audio/mpeg',
+        contentType: 'application/json',
+        hasApiKey: true,
+        apiKeyMatches: true,
+        body: {
+          text,
+          model_id: 'eleven_multilingual_v2',
+          voice_settings: { stability: 0.25, similarity_boost: 0.75, style: 0.45, use_speaker_boost: true, speed: 1 },
+        },
+      },
+    ]);
+  });
+
+  it('never puts the provider key into an answer', async () => {
+    const response = await tts({ text: 'Kurz.' });
+    expect([...response.headers.values()].join('\n')).not.toContain(API_KEY);
+    fake.control.failure = 'http401';
+    const failed = await tts({ text: 'Kurz.' });
+    expect(await failed.text()).not.toContain(API_KEY);
+  });
+});
+
+describe('voice settings', () => {
+  afterEach(async () => {
+    await setActiveVoice(DEFAULT_VOICE);
+  });
+
+  it('uses the saved settings; the speed ElevenLabs cannot do and the pitch go to the browser', async () => {
+    await setActiveVoice({ stability: 0.6, similarity_boost: 0.8, style: 0.1, use_speaker_boost: false, speed: 1.5, pitch: 1.3 });
+    const fast = await tts({ text: 'Schneller.' });
+    expect(fast.status).toBe(200);
+    expect(fake.requests()[0]?.body).toMatchObject({
+      voice_settings: { stability: 0.6, similarity_boost: 0.8, style: 0.1, use_speaker_boost: false, speed: 1.2 },
+    });
+    expect(Number(fast.headers.get('x-playback-rate'))).toBeCloseTo(1.5 / 1.2, 4);
+    expect(fast.headers.get('x-pitch')).toBe('1.3');
+
+    await setActiveVoice({ speed: 0.5, pitch: 0.8 });
+    const slow = await tts({ text: 'Langsamer.' });
+    expect(fake.requests()[1]?.body).toMatchObject({ voice_settings: { speed: 0.7 } });
+    expect(Number(slow.headers.get('x-playback-rate'))).toBeCloseTo(0.5 / 0.7, 4);
+    expect(slow.headers.get('x-pitch')).toBe('0.8');
+
+    await setActiveVoice({ speed: 0.9 });
+    const within = await tts({ text: 'Normal.' });
+    expect(fake.requests()[2]?.body).toMatchObject({ voice_settings: { speed: 0.9 } });
+    expect(within.headers.get('x-playback-rate')).toBe('1');
+  });
+
+  const sample = { stability: 0.1, similarity_boost: 0.2, style: 0.3, use_speaker_boost: false, speed: 2, pitch: 0.5 };
+
+  it("honours an admin's unsaved slider values (Probehören)", async () => {
+    const response = await tts({ text: 'Probehören.', voiceSettings: sample }, { token: adminToken });
+    expect(response.status).toBe(200);
+    expect(fake.requests()[0]?.body).toMatchObject({
+      voice_settings: { stability: 0.1, similarity_boost: 0.2, style: 0.3, use_speaker_boost: false, speed: 1.2 },
+    });
+    expect(Number(response.headers.get('x-playback-rate'))).toBeCloseTo(2 / 1.2, 4);
+    expect(response.headers.get('x-pitch')).toBe('0.5');
+  });
+
+  it("ignores a visitor's or a non-admin's override, even one out of bounds", async () => {
+    for (const [token, voiceSettings] of [
+      [LOCAL_ANON_KEY, sample],
+      [memberToken, sample],
+      [LOCAL_ANON_KEY, { ...sample, stability: 7 }],
+    ] as const) {
+      fake.reset();
+      const response = await tts({ text: 'Überschrieben?', voiceSettings }, { token });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-pitch')).toBe('1');
+      expect(fake.requests()[0]?.body).toMatchObject({
+        voice_settings: { stability: 0.25, similarity_boost: 0.75, style: 0.45, use_speaker_boost: true, speed: 1 },
+      });
+    }
+  });
+
+  it('refuses an admin override outside the slider bounds, without calling the provider', async () => {
+    for (const voiceSettings of [
+      { ...sample, stability: 1.5 },
+      { ...sample, speed: 0.4 },
+      { ...sample, pitch: 2.1 },
+      { ...sample, use_speaker_boost: 'yes' },
+      { stability: 0.5 },
+    ]) {
+      const response = await tts({ text: 'Ungültig.', voiceSettings }, { token: adminToken });
+      await expectError(response, 400, 'Ungültige Stimmeinstellungen.', 'invalid_voice_settings');
+    }
+    expect(fake.requests()).toEqual([]);
+  });
+});
+
+describe('the error catalogue', () => {
+  it('refuses empty, blank, missing and over-long text', async () => {
+    for (const body of [{ text: '' }, { text: '   \n\t ' }, {}, { text: 42 }, 'not json', { text: 'a'.repeat(5001) }]) {
+      await expectError(await tts(body), 400, MESSAGES.invalidText, 'invalid_text');
+    }
+    expect(fake.requests()).toEqual([]);
+  });
+
+  it('accepts exactly 5,000 characters', async () => {
+    fake.control.durationSeconds = 0.5;
+    const response = await tts({ text: 'a'.repeat(5000) });
+    expect(response.status).toBe(200);
+    expect((await bytes(response)).length).toBeGreaterThan(0);
+  });
+
+  it('says the configuration is missing without a key or without a voice id', async () => {
+    const call = () => tts({ text: 'Hallo.' }, { target: unconfigured, ip: '203.0.113.1' });
+    await expectError(await call(), 503, MESSAGES.notConfigured, 'not_configured');
+    Object.assign(unconfiguredEnv, { ELEVENLABS_API_KEY: API_KEY, ELEVENLABS_BASE_URL: fake.url });
+    try {
+      await expectError(await call(), 503, MESSAGES.notConfigured, 'not_configured');
+    } finally {
+      delete unconfiguredEnv.ELEVENLABS_API_KEY;
+      delete unconfiguredEnv.ELEVENLABS_BASE_URL;
+    }
+    expect(fake.requests()).toEqual([]);
+  });
+
+  it.each([
+    ['http500', 'Voice synthesis failed'],
+    ['http401', 'Invalid API key'],
+    ['http422-detail-string', 'Invalid voice settings'],
+    ['http503-plain', 'API-Fehler: 503'],
+  ] as const)('answers a provider %s with its message', async (failure, message) => {
+    fake.control.failure = failure;
+    await expectError(await tts({ text: 'Fehler?' }), 502, message, 'provider_error');
+  });
+
+  it('answers a provider 200 without audio as empty audio', async () => {
+    fake.control.failure = 'empty';
+    await expectError(await tts({ text: 'Stille.' }), 502, MESSAGES.emptyAudio, 'empty_audio');
+  });
+
+  it('answers the preflight and refuses other methods', async () => {
+    const preflight = await fetch(`${harness.url}/functions/v1/tts`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+    const get = await fetch(`${harness.url}/functions/v1/tts`, {
+      headers: { apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}` },
+    });
+    expect(get.status).toBe(405);
+  });
+});
+
+describe('the greeting cache', () => {
+  const greeting = 'Hallo, ich bin Mia, deine KI-Coachin.';
+
+  async function cachedObjects(): Promise<string[]> {
+    const { data, error } = await harness.service().storage.from('tts-cache').list();
+    expect(error).toBeNull();
+    return (data ?? []).map((entry) => entry.name);
+  }
+
+  it('synthesises once, then serves the stored audio; clearing the cache synthesises again', async () => {
+    const first = await tts({ text: greeting, cache: true });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-tts-cache')).toBe('miss');
+    const audio = await bytes(first);
+    expect(audio).toEqual(audioFor(greeting));
+    expect(fake.requests()).toHaveLength(1);
+    const stored = await cachedObjects();
+    expect(stored).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.mp3$/) as string]);
+
+    const second = await tts({ text: greeting, cache: true });
+    expect(second.headers.get('x-tts-cache')).toBe('hit');
+    expect(second.headers.get('content-type')).toBe('audio/mpeg');
+    expect(second.headers.get('x-playback-rate')).toBe('1');
+    expect(await bytes(second)).toEqual(audio);
+    expect(fake.requests()).toHaveLength(1);
+
+    // The bucket is private and has no policies: not even an admin reads it directly.
+    const admin = await harness.signedIn(ADMIN.email, ADMIN.password);
+    const direct = await admin.storage.from('tts-cache').download(stored[0] ?? '');
+    expect(direct.data).toBeNull();
+
+    const cleared = await clearCache();
+    expect(cleared.status).toBe(200);
+    expect(await cleared.json()).toEqual({ removed: 1 });
+    expect(await cachedObjects()).toEqual([]);
+
+    const third = await tts({ text: greeting, cache: true });
+    expect(third.headers.get('x-tts-cache')).toBe('miss');
+    expect(await bytes(third)).toEqual(audio);
+    expect(fake.requests()).toHaveLength(2);
+  });
+
+  it('keys the cache by the voice settings, never caches an admin sample or a failure', async () => {
+    await clearCache();
+    await setActiveVoice({ stability: 0.9 });
+    try {
+      const changed = await tts({ text: greeting, cache: true });
+      expect(changed.headers.get('x-tts-cache')).toBe('miss');
+    } finally {
+      await setActiveVoice(DEFAULT_VOICE);
+    }
+    const sample = { ...DEFAULT_VOICE, pitch: 1.5 };
+    const override = await tts({ text: greeting, cache: true, voiceSettings: sample }, { token: adminToken });
+    expect(override.status).toBe(200);
+    expect(override.headers.get('x-tts-cache')).toBeNull();
+
+    fake.control.failure = 'http500';
+    const failed = await tts({ text: 'Nicht speichern.', cache: true });
+    expect(failed.status).toBe(502);
+    expect(await cachedObjects()).toHaveLength(1);
+    expect(fake.requests()).toHaveLength(3);
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 with Retry-After once a client exceeds TTS_RATE_LIMIT per minute, per client', async () => {
+    const ip = '198.51.100.7';
+    for (let request = 0; request < 2; request += 1) {
+      expect((await tts({ text: 'Hallo.' }, { target: unconfigured, ip })).status).toBe(503);
+    }
+    const limited = await tts({ text: 'Hallo.' }, { target: unconfigured, ip });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    await expectError(limited, 429, MESSAGES.rateLimited, 'rate_limited');
+
+    const otherClient = await tts({ text: 'Hallo.' }, { target: unconfigured, ip: '198.51.100.8' });
+    expect(otherClient.status).toBe(503);
+  });
+});
