@@ -1,4 +1,7 @@
+import AxeBuilder from '@axe-core/playwright';
 import { DASHBOARD_PATH, expect, test, text } from './admin';
+
+const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
 test.describe('dashboard', () => {
   test.beforeEach(async ({ loginAsAdmin, page }) => {
@@ -40,4 +43,26 @@ test.describe('dashboard', () => {
     await expect(page.getByRole('tab', { name: 'Spracheinstellungen' })).toHaveAttribute('aria-selected', 'true');
     await expect(page).toHaveURL(`${DASHBOARD_PATH}?tab=voice`);
   });
+});
+
+test.describe('dashboard accessibility', () => {
+  for (const lang of ['de', 'en'] as const) {
+    test(`axe-core finds no violations on any tab (${lang})`, async ({ page, loginAsAdmin }) => {
+      await loginAsAdmin(page);
+      await page.addInitScript((choice) => {
+        try {
+          window.localStorage.setItem('language', choice);
+        } catch {
+          // a sandboxed frame without storage
+        }
+      }, lang);
+      for (const tab of ['voice', 'knowledge', 'settings'] as const) {
+        await page.goto(`${DASHBOARD_PATH}?tab=${tab}`);
+        await expect(page.getByRole('tab', { name: text(lang, `admin:dashboard.tabs.${tab}`) })).toHaveAttribute('aria-selected', 'true');
+        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+        const results = await new AxeBuilder({ page }).withTags(wcag).analyze();
+        expect(results.violations.map((v) => `${tab}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      }
+    });
+  }
 });

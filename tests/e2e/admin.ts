@@ -68,7 +68,12 @@ export const test = base.extend<AdminFixtures>({
       const session = await passwordSession(ADMIN.email, ADMIN.password);
       await target.context().addInitScript(
         ([key, value]) => {
-          if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, value);
+          // Init scripts run in every frame; sandboxed frames (axe-core's) have no storage.
+          try {
+            if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, value);
+          } catch {
+            // not the app's frame
+          }
         },
         [sessionStorageKey, JSON.stringify(session)] as const,
       );

@@ -4,6 +4,7 @@
  */
 import { expect, test } from './admin';
 import {
+  audioLog,
   browserSpeech,
   coachTexts,
   expectState,
@@ -17,6 +18,7 @@ import {
   say,
   textInput,
   uploadKnowledge,
+  watchAudio,
 } from './coach';
 import { controlUrl, fakeElevenLabsUrl, fakeOpenAIUrl } from './env';
 
@@ -25,7 +27,10 @@ async function post(url: string, body: unknown = {}) {
   expect(response.ok).toBe(true);
 }
 
-test.afterEach(async () => {
+const voiceDefaults = { stability: 0.25, similarity_boost: 0.75, style: 0.45, use_speaker_boost: true, pitch: 1, speed: 1 };
+
+test.afterEach(async ({ service }) => {
+  await service.from('voice_configs').update(voiceDefaults).eq('is_active', true);
   await post(`${controlUrl}/env/reset`);
   await post(`${fakeOpenAIUrl}/__reset`);
   await post(`${fakeElevenLabsUrl}/__reset`);
@@ -96,5 +101,22 @@ test.describe('live coach with providers changed', () => {
     await expect.poll(async () => (await browserSpeech(page)).length, { timeout: 10_000 }).toBe(4);
     expect((await browserSpeech(page)).every((utterance) => utterance.lang === 'de-DE')).toBe(true);
     await expect(notice(page)).toHaveText('');
+  });
+
+  test('saved speed and pitch: the rest of the tempo with preservesPitch, the pitch through the worklet', async ({ page, service }) => {
+    const { error } = await service.from('voice_configs').update({ speed: 1.5, pitch: 1.3 }).eq('is_active', true);
+    expect(error).toBeNull();
+    await watchAudio(page);
+    const greeting = page.waitForResponse((response) => response.url().endsWith('/functions/v1/tts') && response.status() === 200);
+    await openCoach(page);
+    const headers = (await greeting).headers();
+    expect(headers['x-pitch']).toBe('1.3');
+    expect(Number(headers['x-playback-rate'])).toBeCloseTo(1.25, 5);
+    await expect.poll(async () => (await audioLog(page)).playing.length).toBeGreaterThan(0);
+    const log = await audioLog(page);
+    expect(log.playing[0]?.preservesPitch).toBe(true);
+    expect(log.playing[0]?.playbackRate).toBeCloseTo(1.25, 5);
+    expect(log.shifters).toEqual([1.3]);
+    await expectState(page, 'ready', { timeout: 20_000 });
   });
 });

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
+import { DEFAULT_REPLY } from '../fixtures/fakeProviders/fakeOpenAI';
 import { expect, test } from './admin';
 import {
   audioEvents,
@@ -28,8 +29,8 @@ import {
 import { e2eEnv } from './env';
 
 const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-/** The fake model's default reply (tests/fixtures/fakeProviders/fakeOpenAI.ts): three sentences. */
-const reply = /Das klingt nach einer anstrengenden Zeit\. Atme einmal tief ein und langsam wieder aus\. Was hilft dir sonst/;
+/** The fake model's default reply: three sentences. */
+const reply = DEFAULT_REPLY;
 /** Speaking three sentences of fake audio takes a few seconds. */
 const spoken = { timeout: 20_000 };
 

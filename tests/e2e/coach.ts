@@ -24,6 +24,10 @@ interface FakeSpeechControl {
 
 interface AudioLog {
   events: string[];
+  /** Tempo settings of each element when it started playing. */
+  playing: { playbackRate: number; preservesPitch: boolean }[];
+  /** Pitch of each pitch-shifter worklet node created. */
+  shifters: number[];
 }
 
 interface SpokenUtterance {
@@ -121,8 +125,15 @@ export const speech = (page: Page) => ({
  */
 export async function watchAudio(page: Page, { blockAutoplay = false }: { blockAutoplay?: boolean } = {}) {
   await page.addInitScript((block: boolean) => {
-    const log: AudioLog = { events: [] };
+    const log: AudioLog = { events: [], playing: [], shifters: [] };
     window.__audio = log;
+    const NativeWorkletNode = window.AudioWorkletNode;
+    window.AudioWorkletNode = class extends NativeWorkletNode {
+      constructor(context: BaseAudioContext, name: string, options?: AudioWorkletNodeOptions) {
+        super(context, name, options);
+        log.shifters.push(Number(options?.parameterData?.pitch ?? 1));
+      }
+    };
     const play = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'play')?.value as (this: HTMLMediaElement) => Promise<void>;
     HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
       if (block) {
@@ -130,6 +141,7 @@ export async function watchAudio(page: Page, { blockAutoplay = false }: { blockA
         return Promise.reject(new DOMException("play() failed because the user didn't interact with the document first.", 'NotAllowedError'));
       }
       for (const type of ['playing', 'pause', 'ended']) this.addEventListener(type, () => log.events.push(type));
+      this.addEventListener('playing', () => log.playing.push({ playbackRate: this.playbackRate, preservesPitch: this.preservesPitch }));
       log.events.push('play');
       return play.call(this);
     };
@@ -137,6 +149,7 @@ export async function watchAudio(page: Page, { blockAutoplay = false }: { blockA
 }
 
 export const audioEvents = (page: Page) => page.evaluate(() => window.__audio?.events ?? []);
+export const audioLog = (page: Page) => page.evaluate(() => window.__audio ?? { events: [], playing: [], shifters: [] });
 
 /** Replaces speechSynthesis by a recorder that "speaks" for 200 ms (headless Chromium has no voices). */
 export async function recordBrowserSpeech(page: Page) {
@@ -169,7 +182,9 @@ export const voiceButton = (page: Page) =>
 export const hint = (page: Page) => page.getByTestId('coach-hint');
 export const notice = (page: Page) => page.getByRole('main').getByRole('alert');
 export const messages = (page: Page) => page.getByTestId('coach-messages').getByRole('listitem');
-export const lastAssistant = (page: Page) => page.getByTestId('coach-messages').locator('li[data-role="assistant"]').last();
+/** The text of the coach's latest message (without the speaker's name above it). */
+export const lastAssistant = (page: Page) =>
+  page.getByTestId('coach-messages').locator('li[data-role="assistant"]').last().getByTestId('coach-message-text');
 export const textInput = (page: Page) => page.getByRole('textbox', { name: coachTexts.chat.inputLabel });
 
 /** Expects the voice button in a state: its label, its colour class and its hint. */

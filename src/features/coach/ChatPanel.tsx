@@ -20,6 +20,7 @@ function Message({ entry }: { entry: ChatEntry }) {
     <li className={`flex flex-col ${mine ? 'items-end' : 'items-start'}`} data-role={entry.role}>
       <span className="px-1 text-xs font-semibold text-slate-700">{mine ? coachTexts.chat.you : coachTexts.chat.assistant}</span>
       <p
+        data-testid="coach-message-text"
         className={`mt-1 max-w-[85%] whitespace-pre-wrap rounded-2xl px-4 py-2.5 ${
           mine
             ? 'rounded-br-sm bg-brand-700 text-white'
