@@ -3,7 +3,7 @@
  * the service key can set; the database's row level security enforces it again on every request,
  * so the checks here only decide what the browser shows.
  */
-import type { Session } from '@supabase/supabase-js';
+import { AuthInvalidTokenResponseError, isAuthApiError, type Session } from '@supabase/supabase-js';
 import { getSupabase } from './supabase';
 
 export const loginMessages = {
@@ -37,8 +37,13 @@ export async function signInAsAdmin(email: string, password: string): Promise<Se
     throw new LoginError(loginMessages.unexpected);
   }
   const { data, error } = result;
-  // GoTrue always sends a message; an empty one would leave the admin with a blank error box.
-  if (error) throw new LoginError(error.message.trim() === '' ? loginMessages.unexpected : error.message);
+  // The server's own message when it answered (wrong password, locked account…); anything else
+  // (no connection, an unreadable answer) is unexpected for the person signing in.
+  if (error) {
+    // supabase-js reports an answer without session or user as this error.
+    if (error instanceof AuthInvalidTokenResponseError) throw new LoginError(loginMessages.noSession);
+    throw new LoginError(isAuthApiError(error) && error.message.trim() !== '' ? error.message : loginMessages.unexpected);
+  }
   // The types promise a session without an error; the seed's check stays for servers that differ.
   const session = data.session as Session | null;
   if (!session) throw new LoginError(loginMessages.noSession);

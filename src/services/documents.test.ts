@@ -35,3 +35,12 @@ describe('isPdfFile', () => {
     expect(await isPdfFile(file('%PDF-1.4', 'scan.PDF', ''))).toBe(true);
   });
 });
+
+describe('uploadDocument', () => {
+  it('refuses without a signed-in session before anything is sent', async () => {
+    const { uploadDocument, documentMessages } = await import('./documents');
+    const pdf = new File(['%PDF-1.7'], 'wissen.pdf', { type: 'application/pdf' });
+    await expect(uploadDocument(pdf)).rejects.toThrow(documentMessages.notAuthenticated);
+    expect(documentMessages.notAuthenticated).toBe('User not authenticated');
+  });
+});

@@ -231,10 +231,14 @@ export async function deleteDocument(document: Pick<DocumentItem, 'id' | 'storag
   }
 }
 
-/** Undoes an upload (FilePond's revert): removes the stored file and the document recorded for it. */
+/**
+ * Undoes an upload (FilePond's revert): removes the stored file, then the document recorded for
+ * it. When the file cannot be removed, the document stays, so the list still shows what is stored.
+ */
 export async function revertUpload(storagePath: string): Promise<void> {
   const supabase = getSupabase();
-  const rows = await supabase.from('documents').delete().eq('storage_path', storagePath);
   const removed = await supabase.storage.from(BUCKET).remove([storagePath]);
-  if (rows.error || removed.error) throw new DocumentError(documentMessages.revert, (rows.error ?? removed.error)?.message);
+  if (removed.error) throw new DocumentError(documentMessages.revert, removed.error.message);
+  const rows = await supabase.from('documents').delete().eq('storage_path', storagePath);
+  if (rows.error) throw new DocumentError(documentMessages.revert, rows.error.message);
 }

@@ -131,7 +131,7 @@ export async function watchAudio(page: Page, { blockAutoplay = false }: { blockA
     window.AudioWorkletNode = class extends NativeWorkletNode {
       constructor(context: BaseAudioContext, name: string, options?: AudioWorkletNodeOptions) {
         super(context, name, options);
-        log.shifters.push(Number(options?.parameterData?.pitch ?? 1));
+        log.shifters.push(options?.parameterData?.pitch ?? 1);
       }
     };
     const play = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'play')?.value as (this: HTMLMediaElement) => Promise<void>;

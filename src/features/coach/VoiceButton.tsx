@@ -36,7 +36,7 @@ export function VoiceButton({ state, onClick }: { state: VoiceState; onClick: ()
     <div className="flex w-full flex-col items-center gap-4">
       <div className="relative">
         {status === 'listening' ? (
-          <span className="absolute inset-0 rounded-full bg-red-400 opacity-60 motion-safe:animate-ping" aria-hidden="true" />
+          <span className="absolute -inset-2 rounded-full bg-red-200 motion-safe:animate-pulse" aria-hidden="true" />
         ) : null}
         <button
           type="button"

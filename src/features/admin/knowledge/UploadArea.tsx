@@ -2,7 +2,7 @@ import 'filepond/dist/filepond.min.css';
 import type { FilePondErrorDescription, FilePondFile, FilePondOptions, ProcessServerConfigFunction, RevertServerConfigFunction } from 'filepond';
 import FilePondPluginFileValidateType from 'filepond-plugin-file-validate-type';
 import { useMemo, useRef, useState } from 'react';
-import { FilePond, registerPlugin } from 'react-filepond';
+import { FilePond, FileStatus, registerPlugin } from 'react-filepond';
 import { useNavigate } from 'react-router';
 import { getHref } from '../../../config/routes';
 import { useAdminT } from '../../../i18n/namespaces/admin';
@@ -71,6 +71,11 @@ export function UploadArea() {
         .catch((caught: unknown) => {
           console.info('[admin] revert failed:', caught);
           error(documentMessages.revert);
+          const path = String(storagePath);
+          setProblems((list) => [
+            ...list.filter((item) => item.id !== path),
+            { id: path, name: path.replace(/^\d+-/, ''), message: documentMessages.revert },
+          ]);
         });
     };
     return {
@@ -127,8 +132,9 @@ export function UploadArea() {
           }
           setProblems((list) => list.filter((item) => item.id !== file.id));
           window.setTimeout(() => {
-            // Only when still there (not reverted or removed meanwhile); the stored file stays.
-            if (pond.current?.getFiles().some((item) => item.id === file.id)) pond.current.removeFile(file.id, { revert: false });
+            // Only when still there and done (not reverted, removed or failed meanwhile); the stored file stays.
+            const current = pond.current?.getFiles().find((item) => item.id === file.id);
+            if (current?.status === FileStatus.PROCESSING_COMPLETE) pond.current?.removeFile(file.id, { revert: false });
           }, CLEAR_AFTER_MS);
         }}
         onremovefile={(_error: FilePondErrorDescription | null, file: FilePondFile) =>
