@@ -4,8 +4,22 @@ import { buttonClass } from '../../components/ui/buttonStyles';
 import { getHref } from '../../config/routes';
 import { useAdminT } from '../../i18n/namespaces/admin';
 import { LoginError, NotAdminError, loginMessages, signInAsAdmin } from '../../services/auth';
+import { Notice } from './Notice';
 import { takeReturnPath } from './returnPath';
 import { useAdminSession } from './useAdminSession';
+
+/** A required, labelled input of the login form. */
+function Field({ name, type, autoComplete, label }: { name: string; type: 'email' | 'password'; autoComplete: string; label: string }) {
+  const id = `admin-${name}`;
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input id={id} name={name} type={type} autoComplete={autoComplete} required className={inputClass} />
+    </div>
+  );
+}
 
 /** A text field's value (FormData entries can be files too). */
 export function fieldText(form: FormData, name: string): string {
@@ -53,23 +67,13 @@ export function LoginForm() {
   return (
     <div className="mx-auto max-w-md px-4 pb-20">
       {error ? (
-        <div role="alert" className="mb-6 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900">
+        <Notice tone="error" className="mb-6">
           {error}
-        </div>
+        </Notice>
       ) : null}
       <form onSubmit={(event) => void submit(event)} className="space-y-5 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-        <div>
-          <label htmlFor="admin-username" className="block text-sm font-medium text-slate-800">
-            {t('login.username')}
-          </label>
-          <input id="admin-username" name="username" type="email" autoComplete="username" required className={inputClass} />
-        </div>
-        <div>
-          <label htmlFor="admin-password" className="block text-sm font-medium text-slate-800">
-            {t('login.password')}
-          </label>
-          <input id="admin-password" name="password" type="password" autoComplete="current-password" required className={inputClass} />
-        </div>
+        <Field name="username" type="email" autoComplete="username" label={t('login.username')} />
+        <Field name="password" type="password" autoComplete="current-password" label={t('login.password')} />
         <button type="submit" disabled={busy} className={buttonClass('primary', 'w-full')}>
           {busy ? t('login.busy') : t('login.submit')}
         </button>

@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useId, useState } from 'react';
 import { buttonClass } from '../../../components/ui/buttonStyles';
 import { formatFileSize, formatGermanDateTime } from '../../../lib/format';
@@ -6,6 +5,7 @@ import { useLanguage } from '../../../i18n/language';
 import { useAdminT } from '../../../i18n/namespaces/admin';
 import { deleteDocument, type DocumentItem } from '../../../services/documents';
 import { Notice } from '../Notice';
+import { ConfirmDialog, PanelSection } from '../Panel';
 import { StatusIcon } from './StatusIcon';
 import type { DocumentsState } from './useDocuments';
 
@@ -61,25 +61,23 @@ function DeleteButton({ document, onDeleted }: { document: DocumentItem; onDelet
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => { setOpen(next); if (!next) setError(null); }}>
-      <Dialog.Trigger className={buttonClass('ghost', 'text-red-800')} aria-label={t('knowledge.deleteLabel', { title: document.title })}>
-        {t('knowledge.delete')}
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[min(92vw,28rem)] -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl">
-          <Dialog.Title className="text-lg font-bold text-slate-900">{t('knowledge.deleteLabel', { title: document.title })}</Dialog.Title>
-          <Dialog.Description className="mt-2 text-slate-700">{t('knowledge.deleteConfirm', { title: document.title })}</Dialog.Description>
-          {error ? <Notice tone="error" className="mt-4">{error}</Notice> : null}
-          <div className="mt-6 flex justify-end gap-3">
-            <Dialog.Close className={buttonClass('secondary')}>{t('knowledge.cancel')}</Dialog.Close>
-            <button type="button" disabled={busy} className={buttonClass('primary', 'bg-red-700 hover:bg-red-800 focus-visible:outline-red-700')} onClick={() => void confirm()}>
-              {t('knowledge.deleteConfirmButton')}
-            </button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setError(null);
+      }}
+      trigger={t('knowledge.delete')}
+      triggerClassName={buttonClass('ghost', 'text-red-800')}
+      triggerLabel={t('knowledge.deleteLabel', { title: document.title })}
+      title={t('knowledge.deleteLabel', { title: document.title })}
+      question={t('knowledge.deleteConfirm', { title: document.title })}
+      confirmLabel={t('knowledge.deleteConfirmButton')}
+      cancelLabel={t('knowledge.cancel')}
+      busy={busy}
+      error={error}
+      onConfirm={() => void confirm()}
+    />
   );
 }
 
@@ -90,13 +88,7 @@ export function DocumentList({ state }: { state: DocumentsState }) {
   const { documents, loading, error, live, forget } = state;
 
   return (
-    <section aria-labelledby="documents-heading" aria-busy={loading} className="space-y-4">
-      <div>
-        <h2 id="documents-heading" className="text-xl font-bold text-slate-900">
-          {t('knowledge.listHeading')}
-        </h2>
-        <p className="mt-1 text-slate-700">{t('knowledge.listLead')}</p>
-      </div>
+    <PanelSection title={t('knowledge.listHeading')} lead={t('knowledge.listLead')} busy={loading}>
       {error ? <Notice tone="error">{error}</Notice> : null}
       {!live && !loading ? <Notice tone="info">{t('knowledge.reconnecting')}</Notice> : null}
       {!loading && documents.length === 0 && !error ? <p className="text-slate-700">{t('knowledge.empty')}</p> : null}
@@ -118,6 +110,6 @@ export function DocumentList({ state }: { state: DocumentsState }) {
           </li>
         ))}
       </ul>
-    </section>
+    </PanelSection>
   );
 }

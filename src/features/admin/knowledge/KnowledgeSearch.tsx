@@ -4,6 +4,7 @@ import { useAdminT } from '../../../i18n/namespaces/admin';
 import { searchKnowledge, type KnowledgePassage } from '../../../services/knowledge';
 import { fieldText } from '../LoginForm';
 import { Notice } from '../Notice';
+import { PanelSection } from '../Panel';
 
 /** A question in, the passages the coach would be given out (the same search the coach function runs). */
 export function KnowledgeSearch() {
@@ -31,13 +32,7 @@ export function KnowledgeSearch() {
   }
 
   return (
-    <section aria-labelledby="knowledge-search-heading" className="space-y-4">
-      <div>
-        <h2 id="knowledge-search-heading" className="text-xl font-bold text-slate-900">
-          {t('knowledge.searchHeading')}
-        </h2>
-        <p className="mt-1 text-slate-700">{t('knowledge.searchLead')}</p>
-      </div>
+    <PanelSection title={t('knowledge.searchHeading')} lead={t('knowledge.searchLead')}>
       <form role="search" onSubmit={(event) => void search(event)} className="flex flex-wrap items-end gap-3">
         <div className="min-w-0 flex-1">
           <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
@@ -77,6 +72,6 @@ export function KnowledgeSearch() {
           </>
         )}
       </div>
-    </section>
+    </PanelSection>
   );
 }

@@ -8,6 +8,7 @@ import { getHref } from '../../../config/routes';
 import { useAdminT } from '../../../i18n/namespaces/admin';
 import { DocumentError, documentMessages, revertUpload } from '../../../services/documents';
 import { Notice } from '../Notice';
+import { PanelSection } from '../Panel';
 import { rememberReturnPath } from '../returnPath';
 import { uploadToKnowledgeBase } from './processUpload';
 
@@ -109,13 +110,7 @@ export function UploadArea() {
   }, [t, navigate]);
 
   return (
-    <section aria-labelledby="upload-heading" className="space-y-4">
-      <div>
-        <h2 id="upload-heading" className="text-xl font-bold text-slate-900">
-          {t('knowledge.uploadHeading')}
-        </h2>
-        <p className="mt-1 text-slate-700">{t('knowledge.uploadLead')}</p>
-      </div>
+    <PanelSection title={t('knowledge.uploadHeading')} lead={t('knowledge.uploadLead')}>
       {tooMany ? <Notice tone="error">{t('knowledge.maxFilesWarning')}</Notice> : null}
       <FilePond
         {...options}
@@ -152,6 +147,6 @@ export function UploadArea() {
           </ul>
         </Notice>
       ) : null}
-    </section>
+    </PanelSection>
   );
 }

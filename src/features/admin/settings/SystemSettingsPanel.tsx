@@ -1,10 +1,9 @@
 import type { Session } from '@supabase/supabase-js';
-import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useId, useState } from 'react';
-import { buttonClass } from '../../../components/ui/buttonStyles';
 import { useAdminT } from '../../../i18n/namespaces/admin';
 import { clearVoiceCache, fetchProviderKeys, type KeyStatus, type ProviderKeys } from '../../../services/systemSettings';
 import { Notice, type NoticeTone } from '../Notice';
+import { ConfirmDialog, PanelSection, dangerButton } from '../Panel';
 
 function KeyField({ label, status, fallback }: { label: string; status: KeyStatus | undefined; fallback: string }) {
   const { t } = useAdminT();
@@ -71,44 +70,27 @@ export function SystemSettingsPanel({ session }: { session: Session }) {
 
   const fallback = keysFailed ? t('settings.unavailable') : t('settings.loading');
   return (
-    <section aria-labelledby="settings-heading" className="space-y-6">
-      <div>
-        <h2 id="settings-heading" className="text-xl font-bold text-slate-900">
-          {t('settings.heading')}
-        </h2>
-        <p className="mt-1 text-slate-700">{t('settings.lead')}</p>
-      </div>
+    <PanelSection title={t('settings.heading')} lead={t('settings.lead')} className="space-y-6">
       <div className="grid gap-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm md:grid-cols-2">
         <KeyField label={t('settings.languageModelKey')} status={keys?.languageModel} fallback={fallback} />
         <KeyField label={t('settings.voiceKey')} status={keys?.voice} fallback={fallback} />
       </div>
       {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
       <div className="space-y-2">
-        <Dialog.Root open={confirming} onOpenChange={setConfirming}>
-          <Dialog.Trigger className={buttonClass('primary', 'bg-red-700 hover:bg-red-800 focus-visible:outline-red-700')}>
-            {t('settings.clearCache')}
-          </Dialog.Trigger>
-          <Dialog.Portal>
-            <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-            <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[min(92vw,28rem)] -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl">
-              <Dialog.Title className="text-lg font-bold text-slate-900">{t('settings.clearCache')}</Dialog.Title>
-              <Dialog.Description className="mt-2 text-slate-700">{t('settings.clearCacheConfirm')}</Dialog.Description>
-              <div className="mt-6 flex justify-end gap-3">
-                <Dialog.Close className={buttonClass('secondary')}>{t('knowledge.cancel')}</Dialog.Close>
-                <button
-                  type="button"
-                  disabled={clearing}
-                  className={buttonClass('primary', 'bg-red-700 hover:bg-red-800 focus-visible:outline-red-700')}
-                  onClick={() => void clear()}
-                >
-                  {clearing ? t('settings.clearing') : t('settings.clearCacheConfirmButton')}
-                </button>
-              </div>
-            </Dialog.Content>
-          </Dialog.Portal>
-        </Dialog.Root>
+        <ConfirmDialog
+          open={confirming}
+          onOpenChange={setConfirming}
+          trigger={t('settings.clearCache')}
+          triggerClassName={dangerButton}
+          title={t('settings.clearCache')}
+          question={t('settings.clearCacheConfirm')}
+          confirmLabel={clearing ? t('settings.clearing') : t('settings.clearCacheConfirmButton')}
+          cancelLabel={t('knowledge.cancel')}
+          busy={clearing}
+          onConfirm={() => void clear()}
+        />
         <p className="text-sm text-slate-700">{t('settings.clearCacheHint')}</p>
       </div>
-    </section>
+    </PanelSection>
   );
 }

@@ -14,6 +14,7 @@ import {
   type VoiceSettings,
 } from '../../../services/voiceConfig';
 import { Notice, type NoticeTone } from '../Notice';
+import { PanelSection } from '../Panel';
 import { speak } from '../../../services/tts';
 
 type SliderKey = 'stability' | 'similarityBoost' | 'style' | 'speed' | 'pitch';
@@ -95,13 +96,7 @@ export function VoiceSettingsPanel({ session }: { session: Session }) {
   }
 
   return (
-    <section aria-labelledby="voice-heading" aria-busy={loading} className="space-y-6">
-      <div>
-        <h2 id="voice-heading" className="text-xl font-bold text-slate-900">
-          {t('voice.heading')}
-        </h2>
-        <p className="mt-1 text-slate-700">{loading ? t('voice.loading') : t('voice.lead')}</p>
-      </div>
+    <PanelSection title={t('voice.heading')} lead={loading ? t('voice.loading') : t('voice.lead')} busy={loading} className="space-y-6">
       <div className="grid gap-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm md:grid-cols-2">
         {sliders.map(({ key, label, min, max, step }) => (
           <Slider
@@ -154,6 +149,6 @@ export function VoiceSettingsPanel({ session }: { session: Session }) {
           {t('voice.defaults')}
         </button>
       </div>
-    </section>
+    </PanelSection>
   );
 }
