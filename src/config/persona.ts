@@ -3,7 +3,8 @@
  * shared with the coach function (which alone holds the system prompt). The slug decides the
  * live-test route: /produkte/<slug>-ai.
  */
-export { persona } from '../../supabase/functions/_shared/persona';
 import { persona } from '../../supabase/functions/_shared/persona';
+
+export { persona };
 
 export const liveCoachPath = `/produkte/${persona.slug}-ai`;

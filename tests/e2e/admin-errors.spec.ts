@@ -5,24 +5,15 @@
  */
 import type { Page } from '@playwright/test';
 import { fixtureBytes } from '../fixtures/pdf/write';
-import { ADMIN, DASHBOARD_PATH, LOGIN_PATH, expect, test, text } from './admin';
+import { ADMIN, KNOWLEDGE_TAB, LOGIN_PATH, documentRow, expect, test, text, uniqueName as unique, uploadPdfs as upload } from './admin';
 
 const pdfs = fixtureBytes();
-const KNOWLEDGE_TAB = `${DASHBOARD_PATH}?tab=knowledge`;
 const offline = /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/;
 
 /** Drops the connection for requests matching the URL pattern and method. */
 function dropConnection(page: Page, url: string | RegExp, method: string) {
   return page.route(url, (route) => (route.request().method() === method ? route.abort('internetdisconnected') : route.continue()));
 }
-
-function upload(page: Page, files: { name: string; bytes: Uint8Array }[]) {
-  return page.locator('input.filepond--browser').setInputFiles(
-    files.map(({ name, bytes }) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) })),
-  );
-}
-
-const unique = (base: string, testId: string) => `${base}-${testId.slice(0, 8)}-${String(Date.now())}.pdf`;
 
 async function signIn(page: Page) {
   await page.goto(LOGIN_PATH);
@@ -80,7 +71,7 @@ test.describe('knowledge base failures', () => {
       { name: fine, bytes: pdfs.knowledge },
     ]);
     await expect(page.getByRole('alert').filter({ hasText: `${failing}: Failed to upload document` })).toBeVisible();
-    await expect(page.locator('li[data-document-id]', { hasText: fine })).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
+    await expect(documentRow(page, fine)).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
     const { data } = await service.from('documents').select('title').in('title', [failing, fine]);
     expect(data?.map((row) => row.title)).toEqual([fine]);
   });
@@ -90,7 +81,7 @@ test.describe('knowledge base failures', () => {
     const name = unique('bleibt', testInfo.testId);
     await page.goto(KNOWLEDGE_TAB);
     await upload(page, [{ name, bytes: pdfs.knowledge }]);
-    const item = page.locator('li[data-document-id]', { hasText: name });
+    const item = documentRow(page, name);
     await expect(item).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
     await dropConnection(page, '**/storage/v1/object/document-uploads', 'DELETE');
     await page.locator('.filepond--root').getByRole('button', { name: text('de', 'admin:knowledge.pond.remove') }).click();
@@ -103,7 +94,7 @@ test.describe('knowledge base failures', () => {
     const name = unique('loeschen', testInfo.testId);
     await page.goto(KNOWLEDGE_TAB);
     await upload(page, [{ name, bytes: pdfs.knowledge }]);
-    const item = page.locator('li[data-document-id]', { hasText: name });
+    const item = documentRow(page, name);
     await expect(item).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
     await dropConnection(page, /\/rest\/v1\/documents\?/, 'DELETE');
     await item.getByRole('button', { name: text('de', 'admin:knowledge.deleteLabel', { title: name }) }).click();

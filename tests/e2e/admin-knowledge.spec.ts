@@ -1,23 +1,9 @@
-import type { Page } from '@playwright/test';
 import { fixtureBytes } from '../fixtures/pdf/write';
 import { knowledgePhrases } from '../fixtures/pdf/knowledgeText';
-import { DASHBOARD_PATH, expect, test, text } from './admin';
+import { KNOWLEDGE_TAB, documentRow as row, expect, test, text, uniqueName as unique, uploadPdfs } from './admin';
 import { stackUrl } from './env';
 
 const pdfs = fixtureBytes();
-const KNOWLEDGE_TAB = `${DASHBOARD_PATH}?tab=knowledge`;
-
-/** A file name no other test uses, so parallel tests sharing the database do not see each other's rows. */
-const unique = (base: string, testId: string) => `${base}-${testId.slice(0, 8)}-${String(Date.now())}.pdf`;
-
-function upload(page: Page, files: { name: string; bytes: Uint8Array; mimeType?: string }[]) {
-  return page.locator('input.filepond--browser').setInputFiles(
-    files.map(({ name, bytes, mimeType = 'application/pdf' }) => ({ name, mimeType, buffer: Buffer.from(bytes) })),
-  );
-}
-
-const row = (page: Page, title: string) => page.locator('li[data-document-id]', { hasText: title });
-
 test.describe('knowledge base', () => {
   test.beforeEach(async ({ loginAsAdmin, page }) => {
     await loginAsAdmin(page);
@@ -30,7 +16,7 @@ test.describe('knowledge base', () => {
     await expect(page.getByText('Drag & Drop your files or Browse')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Dokumentenverwaltung' })).toBeVisible();
 
-    await upload(page, [{ name, bytes: pdfs.knowledge }]);
+    await uploadPdfs(page, [{ name, bytes: pdfs.knowledge }]);
     const item = row(page, name);
     await expect(item).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
     await expect(item.locator('[data-status-icon="COMPLETED"]')).toBeVisible();
@@ -77,7 +63,7 @@ test.describe('knowledge base', () => {
       broken: unique('kaputt', testInfo.testId),
     };
     await page.goto(KNOWLEDGE_TAB);
-    await upload(page, [
+    await uploadPdfs(page, [
       { name: names.imageOnly, bytes: pdfs.imageOnly },
       { name: names.encrypted, bytes: pdfs.encrypted },
       { name: names.broken, bytes: pdfs.broken },
@@ -105,7 +91,7 @@ test.describe('knowledge base', () => {
   test('a text file renamed to .pdf is refused with "Only PDF files are supported" and leaves nothing behind', async ({ page, service }, testInfo) => {
     const name = unique('notizen', testInfo.testId);
     await page.goto(KNOWLEDGE_TAB);
-    await upload(page, [{ name, bytes: pdfs.textAsPdf }]);
+    await uploadPdfs(page, [{ name, bytes: pdfs.textAsPdf }]);
     await expect(page.getByRole('alert').filter({ hasText: `${name}: Only PDF files are supported` })).toBeVisible();
     await expect(page.locator('.filepond--file-status-main', { hasText: 'Only PDF files are supported' })).toBeVisible();
     const { data } = await service.from('documents').select('id').eq('title', name);
@@ -115,7 +101,7 @@ test.describe('knowledge base', () => {
   test('more than three files at once shows the warning and uploads none of them', async ({ page, service }, testInfo) => {
     await page.goto(KNOWLEDGE_TAB);
     const names = [1, 2, 3, 4].map((n) => unique(`viele-${String(n)}`, testInfo.testId));
-    await upload(page, names.map((name) => ({ name, bytes: pdfs.knowledge })));
+    await uploadPdfs(page, names.map((name) => ({ name, bytes: pdfs.knowledge })));
     await expect(page.getByRole('alert').filter({ hasText: text('de', 'admin:knowledge.maxFilesWarning') })).toBeVisible();
     const { data } = await service.from('documents').select('id').in('title', names);
     expect(data).toEqual([]);
@@ -124,7 +110,7 @@ test.describe('knowledge base', () => {
   test('undoing an upload in the widget removes the stored file and its document', async ({ page, service }, testInfo) => {
     const name = unique('rueckgaengig', testInfo.testId);
     await page.goto(KNOWLEDGE_TAB);
-    await upload(page, [{ name, bytes: pdfs.knowledge }]);
+    await uploadPdfs(page, [{ name, bytes: pdfs.knowledge }]);
     await expect(row(page, name)).toHaveCount(1, { timeout: 20_000 });
     const { data: stored } = await service.from('documents').select('url').eq('title', name).single();
     // Once uploaded, the widget's remove button undoes the upload (FilePond's revert).
@@ -145,7 +131,7 @@ test.describe('knowledge base', () => {
     await expect(watcher.getByText(text('de', 'admin:knowledge.reconnecting'))).toHaveCount(0);
 
     await page.goto(KNOWLEDGE_TAB);
-    await upload(page, [{ name, bytes: pdfs.knowledge }]);
+    await uploadPdfs(page, [{ name, bytes: pdfs.knowledge }]);
     const seen = row(watcher, name);
     await expect(seen).toHaveCount(1, { timeout: 20_000 });
     await expect(seen).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });

@@ -1,6 +1,6 @@
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { fixtureBytes } from '../fixtures/pdf/write';
-import { DASHBOARD_PATH, expect, test, text } from './admin';
+import { DASHBOARD_PATH, documentRow, expect, test, text, uploadPdfs } from './admin';
 import { controlUrl, e2eEnv, stackUrl } from './env';
 
 const functions = `${stackUrl}/functions/v1`;
@@ -97,8 +97,8 @@ test.describe('system settings and counters', () => {
 
     // A document completes: the counter moves without a reload.
     const name = `zaehler-${testInfo.testId.slice(0, 8)}.pdf`;
-    await page.locator('input.filepond--browser').setInputFiles({ name, mimeType: 'application/pdf', buffer: Buffer.from(fixtureBytes().knowledge) });
-    await expect(page.locator('li[data-document-id]', { hasText: name })).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
+    await uploadPdfs(page, [{ name, bytes: fixtureBytes().knowledge }]);
+    await expect(documentRow(page, name)).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
     await expect(card('documentsProcessed')).toContainText(String(before.documentsProcessed + 1));
 
     // A visitor's conversation and rating (through the coach function, as the coach page sends them).

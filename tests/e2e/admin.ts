@@ -14,6 +14,7 @@ import { test as base } from './fixtures';
 export const ADMIN = { email: DEFAULT_ADMIN_EMAIL, password: DEFAULT_ADMIN_PASSWORD };
 export const LOGIN_PATH = '/admin/dashboard-login';
 export const DASHBOARD_PATH = '/admin/master-dashboard';
+export const KNOWLEDGE_TAB = `${DASHBOARD_PATH}?tab=knowledge`;
 
 /** Where supabase-js keeps the session: `sb-<first label of the host>-auth-token`. */
 export const sessionStorageKey = `sb-${new URL(stackUrl).hostname.split('.')[0] ?? ''}-auth-token`;
@@ -81,5 +82,18 @@ export const test = base.extend<AdminFixtures>({
     });
   },
 });
+
+/** Puts PDFs into the knowledge tab's upload widget (FilePond's file input). */
+export function uploadPdfs(page: Page, files: { name: string; bytes: Uint8Array }[]) {
+  return page.locator('input.filepond--browser').setInputFiles(
+    files.map(({ name, bytes }) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) })),
+  );
+}
+
+/** A document's entry in 'Dokumentenverwaltung'. */
+export const documentRow = (page: Page, title: string) => page.locator('li[data-document-id]', { hasText: title });
+
+/** A file name no other test uses, so parallel tests sharing the database do not see each other's rows. */
+export const uniqueName = (base: string, testId: string) => `${base}-${testId.slice(0, 8)}-${String(Date.now())}.pdf`;
 
 export { expect, text, gotoHydrated } from './fixtures';

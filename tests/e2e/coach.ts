@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { persona } from '../../src/config/persona';
 import { coachTexts } from '../../src/features/coach/texts';
 import { makeTextPdf, wrapParagraphs } from '../fixtures/pdf/makePdf';
-import { expect } from './fixtures';
+import { KNOWLEDGE_TAB, documentRow, expect, uploadPdfs } from './admin';
 import { fakeOpenAIUrl } from './env';
 
 export const coachPath = `/produkte/${persona.slug}-ai`;
@@ -237,9 +237,9 @@ export function knowledgePdf(paragraphs: readonly string[]): Buffer {
 
 /** Uploads a PDF in the admin's knowledge tab and waits until it is COMPLETED (searchable). */
 export async function uploadKnowledge(page: Page, name: string, pdf: Buffer) {
-  await page.goto('/admin/master-dashboard?tab=knowledge');
-  await page.locator('input.filepond--browser').setInputFiles([{ name, mimeType: 'application/pdf', buffer: pdf }]);
-  await expect(page.locator('li[data-document-id]', { hasText: name })).toHaveAttribute('data-status', 'COMPLETED', {
+  await page.goto(KNOWLEDGE_TAB);
+  await uploadPdfs(page, [{ name, bytes: pdf }]);
+  await expect(documentRow(page, name)).toHaveAttribute('data-status', 'COMPLETED', {
     timeout: 20_000,
   });
 }

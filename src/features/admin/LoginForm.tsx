@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { buttonClass } from '../../components/ui/buttonStyles';
 import { getHref } from '../../config/routes';
+import { fieldText } from '../../lib/formData';
 import { useAdminT } from '../../i18n/namespaces/admin';
 import { LoginError, NotAdminError, loginMessages, signInAsAdmin } from '../../services/auth';
 import { Notice } from './Notice';
@@ -19,12 +20,6 @@ function Field({ name, type, autoComplete, label }: { name: string; type: 'email
       <input id={id} name={name} type={type} autoComplete={autoComplete} required className={inputClass} />
     </div>
   );
-}
-
-/** A text field's value (FormData entries can be files too). */
-export function fieldText(form: FormData, name: string): string {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
 }
 
 const inputClass =

@@ -44,13 +44,14 @@ export function StatsCards({ refreshKey }: { refreshKey: number }) {
 
   const count = (value: number | undefined) => (value === undefined ? '…' : formatNumber(value, lang));
   const growth = stats?.conversationGrowth;
+  const percent = growth === null || growth === undefined ? '' : formatNumber(Math.abs(growth), lang, growth % 1 === 0 ? 0 : 1);
   const growthNote =
     growth === null || growth === undefined
       ? t('stats.growthUnknown')
       : growth > 0
-        ? t('stats.growthUp', { percent: formatNumber(growth, lang, growth % 1 === 0 ? 0 : 1) })
+        ? t('stats.growthUp', { percent })
         : growth < 0
-          ? t('stats.growthDown', { percent: formatNumber(-growth, lang, growth % 1 === 0 ? 0 : 1) })
+          ? t('stats.growthDown', { percent })
           : t('stats.growthFlat');
   const rating = stats?.averageRating;
 

@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { buttonClass } from '../../../components/ui/buttonStyles';
 import { useAdminT } from '../../../i18n/namespaces/admin';
+import { fieldText } from '../../../lib/formData';
 import { searchKnowledge, type KnowledgePassage } from '../../../services/knowledge';
-import { fieldText } from '../LoginForm';
 import { Notice } from '../Notice';
 import { PanelSection } from '../Panel';
 

@@ -54,8 +54,8 @@ export function useDocuments(onSettled: () => void): DocumentsState {
     const unsubscribe = subscribeToDocuments(
       (change) => {
         setDocuments((list) => applyDocumentChange(list, change));
-        if (change.type !== 'DELETE' && change.document.status !== 'PROCESSING') settle();
-        if (change.type === 'DELETE') settle();
+        // A document that finished (or left) changes the counters.
+        if (change.type === 'DELETE' || change.document.status !== 'PROCESSING') settle();
       },
       (subscribed) => {
         setLive(subscribed);
