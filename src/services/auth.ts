@@ -65,6 +65,7 @@ export function onSessionChange(callback: (session: Session | null) => void): ()
   return () => data.subscription.unsubscribe();
 }
 
+/** Ends this browser's session only; the operator stays signed in on other devices. */
 export async function signOut(): Promise<void> {
-  await getSupabase().auth.signOut();
+  await getSupabase().auth.signOut({ scope: 'local' });
 }

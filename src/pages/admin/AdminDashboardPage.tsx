@@ -5,14 +5,11 @@ import { useAdminT } from '../../i18n/namespaces/admin';
 
 export default function AdminDashboardPage() {
   const { t } = useAdminT();
+  // The heading stands while the session is checked too, so the page is never without one.
   return (
-    <RequireAdmin>
-      {(session) => (
-        <>
-          <PageHeader title={t('dashboard.heading')} lead={t('dashboard.lead')} />
-          <Dashboard session={session} />
-        </>
-      )}
-    </RequireAdmin>
+    <>
+      <PageHeader title={t('dashboard.heading')} lead={t('dashboard.lead')} />
+      <RequireAdmin>{(session) => <Dashboard session={session} />}</RequireAdmin>
+    </>
   );
 }
