@@ -50,6 +50,8 @@ export function useDocuments(onSettled: () => void): DocumentsState {
   }, []);
 
   useEffect(() => {
+    // Load at once, so the list never waits on the live connection…
+    void Promise.resolve().then(reload);
     let wasLive: boolean | null = null;
     const unsubscribe = subscribeToDocuments(
       (change) => {
@@ -59,8 +61,8 @@ export function useDocuments(onSettled: () => void): DocumentsState {
       },
       (subscribed) => {
         setLive(subscribed);
-        // Load once subscribed, so no change falls between the list and the subscription;
-        // after a lost connection, load again to catch up with what was missed.
+        // …and again once subscribed, so no change falls between the list and the subscription,
+        // and after a lost connection, to catch up with what was missed.
         if (subscribed && wasLive !== true) void reload();
         wasLive = subscribed;
       },
