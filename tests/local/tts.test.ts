@@ -128,6 +128,66 @@ describe('the provider request and the audio', () => {
     ]);
   });
 
+  it('streams raw 24 kHz PCM for the live coach, in pieces as it arrives', async () => {
+    const text = 'Atme ruhig ein, und dann langsam wieder aus.';
+    const response = await tts({ text, format: 'pcm' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('audio/pcm');
+    expect(response.headers.get('x-sample-rate')).toBe('24000');
+    expect(response.headers.get('access-control-expose-headers')).toContain('x-sample-rate');
+    const reader = response.body?.getReader();
+    const chunks: Uint8Array[] = [];
+    for (;;) {
+      const next = await reader?.read();
+      if (!next || next.done) break;
+      chunks.push(next.value);
+    }
+    // A paced provider stream passes through as it arrives, not as one piece at the end.
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Buffer.concat(chunks)).toEqual(Buffer.from(audioFor(text, { durationSeconds: null }, 'pcm_24000')));
+    expect(fake.requests()[0]).toMatchObject({ query: { output_format: 'pcm_24000' }, accept: 'audio/pcm' });
+  });
+
+  it('sends the text spoken before as previous_text, so the pieces of an answer sound as one', async () => {
+    const previousText = 'Das klingt nach einem vollen Tag,';
+    const response = await tts({ text: 'und das ist ganz normal.', format: 'pcm', previousText, cache: true });
+    expect(response.status).toBe(200);
+    // A piece of an answer is never served from or put into the cache.
+    expect(response.headers.get('x-tts-cache')).toBeNull();
+    expect(fake.requests()[0]?.body).toEqual({
+      text: 'und das ist ganz normal.',
+      model_id: 'eleven_multilingual_v2',
+      voice_settings: { stability: 0.25, similarity_boost: 0.75, style: 0.45, use_speaker_boost: true, speed: 1 },
+      previous_text: previousText,
+    });
+  });
+
+  it('asks for German (language_code) only with a model that enforces a language', async () => {
+    const flash = await startHarness({
+      functionEnv: { ELEVENLABS_API_KEY: API_KEY, ELEVENLABS_VOICE_ID: VOICE_ID, ELEVENLABS_BASE_URL: fake.url, ELEVENLABS_MODEL: 'eleven_flash_v2_5' },
+    });
+    try {
+      const response = await tts({ text: 'Am 3.10. um 14:30 Uhr.' }, { target: flash });
+      expect(response.status).toBe(200);
+      expect(fake.requests()[0]?.body).toMatchObject({ model_id: 'eleven_flash_v2_5', language_code: 'de' });
+    } finally {
+      await flash.close();
+    }
+    // The default model would refuse the parameter (as ElevenLabs does), so it is not sent.
+    await tts({ text: 'Am 3.10. um 14:30 Uhr.' });
+    expect(fake.requests()[1]?.body).not.toHaveProperty('language_code');
+  });
+
+  it('tells the page once whether a voice provider is configured', async () => {
+    const get = (target: Harness) =>
+      fetch(`${target.url}/functions/v1/tts`, { headers: { apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}` } });
+    const configured = await get(harness);
+    expect(configured.status).toBe(200);
+    expect(await configured.json()).toEqual({ available: true });
+    expect(await (await get(unconfigured)).json()).toEqual({ available: false });
+    expect(fake.requests()).toEqual([]);
+  });
+
   it('never puts the provider key into an answer', async () => {
     const response = await tts({ text: 'Kurz.' });
     expect([...response.headers.values()].join('\n')).not.toContain(API_KEY);
@@ -257,10 +317,11 @@ describe('the error catalogue', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
-    const get = await fetch(`${harness.url}/functions/v1/tts`, {
+    const put = await fetch(`${harness.url}/functions/v1/tts`, {
+      method: 'PUT',
       headers: { apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}` },
     });
-    expect(get.status).toBe(405);
+    expect(put.status).toBe(405);
   });
 });
 

@@ -3,7 +3,7 @@
  * (the openai SDK sends its own x-stainless-* headers; `*` would not cover Authorization), and
  * the functions' own response headers are exposed so the browser can read them.
  */
-export const exposedHeaders = ['x-conversation-id', 'x-coach-mode', 'x-playback-rate', 'x-pitch', 'x-tts-cache'];
+export const exposedHeaders = ['x-conversation-id', 'x-coach-mode', 'x-playback-rate', 'x-pitch', 'x-tts-cache', 'x-sample-rate'];
 
 export function corsHeaders(request?: Request): Record<string, string> {
   return {

@@ -15,12 +15,18 @@ function serviceHeaders(supabase: SupabaseEnv): Record<string, string> {
   return { apikey: supabase.serviceKey, authorization: `Bearer ${supabase.serviceKey}` };
 }
 
-/** `<sha256 hex of voiceId|model|settings json|text>.mp3` */
-export async function ttsCacheKey(parts: { voiceId: string; model: string; settings: unknown; text: string }): Promise<string> {
+/** `<sha256 hex of voiceId|model|settings json|text>.<format>` (mp3, or pcm for raw samples) */
+export async function ttsCacheKey(parts: {
+  voiceId: string;
+  model: string;
+  settings: unknown;
+  text: string;
+  format: 'mp3' | 'pcm';
+}): Promise<string> {
   const source = [parts.voiceId, parts.model, JSON.stringify(parts.settings), parts.text].join('|');
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(source));
   const hex = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex}.mp3`;
+  return `${hex}.${parts.format}`;
 }
 
 /** The stored audio, or null on a miss. A failing cache only costs a fresh synthesis. */
@@ -41,11 +47,16 @@ export async function readCachedAudio(supabase: SupabaseEnv, key: string): Promi
 }
 
 /** Stores audio under its key (replacing a concurrent writer's identical copy); true on success. */
-export async function storeCachedAudio(supabase: SupabaseEnv, key: string, audio: ArrayBuffer): Promise<boolean> {
+export async function storeCachedAudio(
+  supabase: SupabaseEnv,
+  key: string,
+  audio: ArrayBuffer,
+  contentType: string,
+): Promise<boolean> {
   try {
     const response = await fetch(`${supabase.url}/storage/v1/object/${TTS_CACHE_BUCKET}/${key}`, {
       method: 'POST',
-      headers: { ...serviceHeaders(supabase), 'content-type': 'audio/mpeg', 'x-upsert': 'true' },
+      headers: { ...serviceHeaders(supabase), 'content-type': contentType, 'x-upsert': 'true' },
       body: audio,
     });
     await response.body?.cancel();

@@ -1,18 +1,39 @@
 /**
- * The ElevenLabs text-to-speech call (streaming endpoint, MP3 at 44.1 kHz / 128 kbit/s) and the
- * reading of its error bodies. The key stays here, on the server; it never appears in an answer.
+ * The ElevenLabs text-to-speech call (streaming endpoint) and the reading of its error bodies. The
+ * key stays here, on the server; it never appears in an answer.
+ *
+ * Formats: MP3 at 44.1 kHz / 128 kbit/s, or raw PCM at 24 kHz (16-bit mono little-endian), which
+ * the live coach plays from its first bytes through an AudioWorklet in every browser (Firefox's
+ * Media Source Extensions refuse audio/mpeg, so MP3 could only play once complete there).
  */
 import { isRecord } from '../_shared/http.ts';
 import { providerStatusMessage } from './messages.ts';
 import type { ProviderVoiceSettings } from './providerSettings.ts';
+import type { AudioFormat } from './request.ts';
 
-export const ELEVENLABS_MODEL = 'eleven_multilingual_v2';
+/** The seed's model; `ELEVENLABS_MODEL` may name another (e.g. eleven_flash_v2_5 for lower latency). */
+export const DEFAULT_ELEVENLABS_MODEL = 'eleven_multilingual_v2';
 const DEFAULT_BASE_URL = 'https://api.elevenlabs.io';
+
+/** The sample rate of the PCM format: speech needs no more, and it halves the bytes of 48 kHz. */
+export const PCM_SAMPLE_RATE = 24_000;
+
+const OUTPUT_FORMATS: Record<AudioFormat, string> = {
+  mp3: 'mp3_44100_128',
+  pcm: `pcm_${String(PCM_SAMPLE_RATE)}`,
+};
+
+/**
+ * Models that enforce a language through `language_code`; ElevenLabs refuses the parameter for the
+ * others (eleven_multilingual_v2 among them), which read German text as German anyway.
+ */
+const LANGUAGE_CODE_MODELS = new Set(['eleven_turbo_v2_5', 'eleven_flash_v2_5']);
 
 export interface ElevenLabsConfig {
   apiKey: string;
   voiceId: string;
   baseUrl: string;
+  model: string;
 }
 
 /** The provider configuration, or null when the key or the voice id is missing. */
@@ -21,15 +42,40 @@ export function elevenLabsConfig(env: Record<string, string>): ElevenLabsConfig 
   const voiceId = env.ELEVENLABS_VOICE_ID?.trim();
   if (!apiKey || !voiceId) return null;
   const baseUrl = (env.ELEVENLABS_BASE_URL?.trim() || DEFAULT_BASE_URL).replace(/\/+$/, '');
-  return { apiKey, voiceId, baseUrl };
+  const model = env.ELEVENLABS_MODEL?.trim() || DEFAULT_ELEVENLABS_MODEL;
+  return { apiKey, voiceId, baseUrl, model };
 }
 
-export function requestSpeech(config: ElevenLabsConfig, text: string, voiceSettings: ProviderVoiceSettings): Promise<Response> {
-  const url = `${config.baseUrl}/v1/text-to-speech/${encodeURIComponent(config.voiceId)}/stream?output_format=mp3_44100_128`;
+export interface SpeechRequest {
+  text: string;
+  voiceSettings: ProviderVoiceSettings;
+  format: AudioFormat;
+  /** Text spoken right before this one ('' for none): ElevenLabs' request stitching. */
+  previousText: string;
+}
+
+/** The JSON body ElevenLabs receives. */
+export function speechBody(config: ElevenLabsConfig, request: SpeechRequest): Record<string, unknown> {
+  return {
+    text: request.text,
+    model_id: config.model,
+    voice_settings: request.voiceSettings,
+    ...(request.previousText ? { previous_text: request.previousText } : {}),
+    // So numbers, dates and abbreviations are spoken the German way.
+    ...(LANGUAGE_CODE_MODELS.has(config.model) ? { language_code: 'de' } : {}),
+  };
+}
+
+export function requestSpeech(config: ElevenLabsConfig, request: SpeechRequest): Promise<Response> {
+  const url = `${config.baseUrl}/v1/text-to-speech/${encodeURIComponent(config.voiceId)}/stream?output_format=${OUTPUT_FORMATS[request.format]}`;
   return fetch(url, {
     method: 'POST',
-    headers: { Accept: 'audio/mpeg', 'Content-Type': 'application/json', 'xi-api-key': config.apiKey },
-    body: JSON.stringify({ text, model_id: ELEVENLABS_MODEL, voice_settings: voiceSettings }),
+    headers: {
+      Accept: request.format === 'mp3' ? 'audio/mpeg' : 'audio/pcm',
+      'Content-Type': 'application/json',
+      'xi-api-key': config.apiKey,
+    },
+    body: JSON.stringify(speechBody(config, request)),
   });
 }
 

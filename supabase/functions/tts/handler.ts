@@ -1,20 +1,25 @@
 /**
- * `POST /tts` `{ text, cache?, voiceSettings? }` → `audio/mpeg`, synthesised by ElevenLabs with the
- * key held here. The audio streams through as it arrives, so playback starts with the first bytes;
- * only a cached synthesis (the greeting, `cache: true`) is read completely, to be stored. Response
- * headers tell the browser what ElevenLabs cannot do: `x-playback-rate` (the rest of the speed)
- * and `x-pitch`; `x-tts-cache` says hit or miss when the cache was asked for.
+ * `POST /tts` `{ text, cache?, voiceSettings?, format?, previousText? }` → audio synthesised by
+ * ElevenLabs with the key held here: `audio/mpeg` (format 'mp3', the default) or raw 16-bit mono
+ * PCM (`audio/pcm`, format 'pcm', sample rate in `x-sample-rate`). The audio streams through as it
+ * arrives, so playback starts with the first bytes; only a cached synthesis (the greeting,
+ * `cache: true`) is read completely, to be stored. Response headers tell the browser what
+ * ElevenLabs cannot do: `x-playback-rate` (the rest of the speed) and `x-pitch`; `x-tts-cache`
+ * says hit or miss when the cache was asked for.
+ *
+ * `GET /tts` → `{ available }`: whether a voice provider is configured, so the page learns once that
+ * it must use the browser's own voice instead of asking (and failing) for every sentence.
  */
 import { corsHeaders, preflight } from '../_shared/cors.ts';
-import { errorResponse, readJson } from '../_shared/http.ts';
+import { errorResponse, json, readJson } from '../_shared/http.ts';
 import { clientKey, createRateLimiter, limitFromEnv, type RateLimiter } from '../_shared/rateLimit.ts';
 import { supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
 import { readCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
 import { readAll } from './audioStream.ts';
-import { ELEVENLABS_MODEL, elevenLabsConfig, type ElevenLabsConfig } from './elevenLabs.ts';
+import { elevenLabsConfig, PCM_SAMPLE_RATE, type ElevenLabsConfig, type SpeechRequest } from './elevenLabs.ts';
 import { ttsMessages } from './messages.ts';
 import { splitVoiceSettings, type SplitVoiceSettings } from './providerSettings.ts';
-import { parseTtsRequest } from './request.ts';
+import { parseTtsRequest, type AudioFormat } from './request.ts';
 import { synthesize } from './synthesis.ts';
 import { chooseVoice } from './voiceChoice.ts';
 
@@ -34,18 +39,22 @@ function limiterFor(env: Record<string, string>): RateLimiter {
   return limiter;
 }
 
+const CONTENT_TYPES: Record<AudioFormat, string> = { mp3: 'audio/mpeg', pcm: 'audio/pcm' };
+
 function audioResponse(
   audio: ReadableStream<Uint8Array> | ArrayBuffer,
+  format: AudioFormat,
   voice: SplitVoiceSettings,
   cache: 'hit' | 'miss' | null,
 ): Response {
   const headers: Record<string, string> = {
     ...corsHeaders(),
-    'content-type': 'audio/mpeg',
+    'content-type': CONTENT_TYPES[format],
     'cache-control': 'no-store',
     'x-playback-rate': String(voice.playbackRate),
     'x-pitch': String(voice.pitch),
   };
+  if (format === 'pcm') headers['x-sample-rate'] = String(PCM_SAMPLE_RATE);
   if (cache) headers['x-tts-cache'] = cache;
   return new Response(audio, { status: 200, headers });
 }
@@ -54,27 +63,34 @@ function audioResponse(
 async function cachedSpeech(
   supabase: SupabaseEnv,
   provider: ElevenLabsConfig,
-  text: string,
+  speech: SpeechRequest,
   voice: SplitVoiceSettings,
 ): Promise<Response> {
-  const key = await ttsCacheKey({ voiceId: provider.voiceId, model: ELEVENLABS_MODEL, settings: voice.provider, text });
+  const key = await ttsCacheKey({
+    voiceId: provider.voiceId,
+    model: provider.model,
+    settings: voice.provider,
+    text: speech.text,
+    format: speech.format,
+  });
   const cached = await readCachedAudio(supabase, key);
-  if (cached) return audioResponse(cached, voice, 'hit');
+  if (cached) return audioResponse(cached, speech.format, voice, 'hit');
 
-  const synthesis = await synthesize(provider, text, voice.provider);
+  const synthesis = await synthesize(provider, speech);
   if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
   const audio = await readAll(synthesis.audio);
   // Stored before answering: an edge runtime may stop the instance once the response is sent.
   // A failed store only means the next request synthesises again.
-  await storeCachedAudio(supabase, key, audio);
-  return audioResponse(audio, voice, 'miss');
+  await storeCachedAudio(supabase, key, audio, CONTENT_TYPES[speech.format]);
+  return audioResponse(audio, speech.format, voice, 'miss');
 }
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
   if (request.method === 'OPTIONS') return preflight(request);
   if (new URL(request.url).pathname.replace(/\/+$/, '') !== '/tts') return errorResponse(404, 'Not found', 'not_found');
+  if (request.method === 'GET') return json(200, { available: elevenLabsConfig(env) !== null });
   if (request.method !== 'POST') {
-    return errorResponse(405, 'Method not allowed', 'method_not_allowed', { Allow: 'POST, OPTIONS' });
+    return errorResponse(405, 'Method not allowed', 'method_not_allowed', { Allow: 'GET, POST, OPTIONS' });
   }
 
   const retryAfter = limiterFor(env).take(clientKey(request));
@@ -92,11 +108,18 @@ export async function handle(request: Request, env: Record<string, string>): Pro
   const choice = await chooseVoice(supabase, request, tts.voiceSettings);
   if (choice.kind === 'invalid') return errorResponse(400, ttsMessages.invalidVoiceSettings, 'invalid_voice_settings');
   const voice = splitVoiceSettings(choice.settings);
+  const speech: SpeechRequest = {
+    text: tts.text,
+    voiceSettings: voice.provider,
+    format: tts.format,
+    previousText: tts.previousText,
+  };
 
   // An admin's unsaved sample is never cached: it would only fill the bucket with one-off takes.
-  if (tts.cache && choice.kind === 'active') return cachedSpeech(supabase, provider, tts.text, voice);
+  // Nor is a piece of a longer answer: its take depends on what was said before it.
+  if (tts.cache && choice.kind === 'active' && !speech.previousText) return cachedSpeech(supabase, provider, speech, voice);
 
-  const synthesis = await synthesize(provider, tts.text, voice.provider);
+  const synthesis = await synthesize(provider, speech);
   if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
-  return audioResponse(synthesis.audio, voice, null);
+  return audioResponse(synthesis.audio, tts.format, voice, null);
 }

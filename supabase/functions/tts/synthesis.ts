@@ -1,12 +1,11 @@
 /**
  * One synthesis at the provider, reduced to what the handler needs: audio that has started to
  * arrive, or the catalogue error to answer with. Errors are decided before the first byte goes to
- * the browser, so a failure is always a proper JSON answer and never a truncated MP3.
+ * the browser, so a failure is always a proper JSON answer and never a truncated file.
  */
 import { streamUnlessEmpty } from './audioStream.ts';
-import { providerErrorMessage, requestSpeech, type ElevenLabsConfig } from './elevenLabs.ts';
+import { providerErrorMessage, requestSpeech, type ElevenLabsConfig, type SpeechRequest } from './elevenLabs.ts';
 import { providerStatusMessage, ttsMessages } from './messages.ts';
-import type { ProviderVoiceSettings } from './providerSettings.ts';
 
 export type Synthesis =
   | { ok: true; audio: ReadableStream<Uint8Array> }
@@ -15,14 +14,10 @@ export type Synthesis =
 /** What the function answers when the provider cannot be reached at all (no status of its own). */
 const UNREACHABLE_STATUS = 502;
 
-export async function synthesize(
-  provider: ElevenLabsConfig,
-  text: string,
-  voiceSettings: ProviderVoiceSettings,
-): Promise<Synthesis> {
+export async function synthesize(provider: ElevenLabsConfig, request: SpeechRequest): Promise<Synthesis> {
   let upstream: Response;
   try {
-    upstream = await requestSpeech(provider, text, voiceSettings);
+    upstream = await requestSpeech(provider, request);
   } catch {
     return { ok: false, message: providerStatusMessage(UNREACHABLE_STATUS), code: 'provider_error' };
   }
