@@ -1,61 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PlaybackError, playAudio, playSpeech, speakWithBrowser } from './audioPlayback';
-import { installAudio, type FakeAudio } from './testing/browserFakes';
-
-const mp3 = () => new Blob([new Uint8Array([0xff, 0xfb, 0x90, 0x64])], { type: 'audio/mpeg' });
-
-describe('playAudio', () => {
-  let audio: FakeAudio;
-  beforeEach(() => {
-    audio = installAudio();
-  });
-  afterEach(() => audio.restore());
-
-  it('plays at the given tempo with the pitch preserved and resolves at the end', async () => {
-    const onStart = vi.fn();
-    const done = playAudio(mp3(), { playbackRate: 0.8, pitch: 1 }, { onStart });
-    await vi.waitFor(() => expect(onStart).toHaveBeenCalledOnce());
-    const [element] = audio.played;
-    expect(element?.playbackRate).toBe(0.8);
-    expect(element?.defaultPlaybackRate).toBe(0.8);
-    expect(element?.preservesPitch).toBe(true);
-    audio.finishNext();
-    await expect(done).resolves.toBeUndefined();
-    expect(audio.revoked).toEqual(['blob:fake']);
-  });
-
-  it('stops at once when the signal aborts (barge-in) and resolves', async () => {
-    const controller = new AbortController();
-    const done = playAudio(mp3(), { playbackRate: 1, pitch: 1 }, { signal: controller.signal });
-    await vi.waitFor(() => expect(audio.played).toHaveLength(1));
-    const pause = vi.spyOn(audio.played[0] as HTMLMediaElement, 'pause');
-    controller.abort();
-    await expect(done).resolves.toBeUndefined();
-    expect(pause).toHaveBeenCalled();
-  });
-
-  it('does not start when already aborted', async () => {
-    const controller = new AbortController();
-    controller.abort();
-    await playAudio(mp3(), { playbackRate: 1, pitch: 1 }, { signal: controller.signal });
-    expect(audio.played).toHaveLength(0);
-  });
-
-  it('reports a blocked autoplay (NotAllowedError) as "blocked"', async () => {
-    audio.rejectWith = new DOMException('play() failed because the user didn’t interact', 'NotAllowedError');
-    await expect(playAudio(mp3(), { playbackRate: 1, pitch: 1 })).rejects.toMatchObject({ reason: 'blocked' });
-  });
-
-  it('reports any other refusal and a media error as "failed"', async () => {
-    audio.rejectWith = new DOMException('no supported source', 'NotSupportedError');
-    await expect(playAudio(mp3(), { playbackRate: 1, pitch: 1 })).rejects.toMatchObject({ reason: 'failed' });
-    audio.rejectWith = null;
-    const done = playAudio(mp3(), { playbackRate: 1, pitch: 1 });
-    await vi.waitFor(() => expect(audio.played).toHaveLength(1));
-    audio.played[0]?.dispatchEvent(new Event('error'));
-    await expect(done).rejects.toBeInstanceOf(PlaybackError);
-  });
-});
+import { speakWithBrowser } from './audioPlayback';
 
 /** The part of speechSynthesis a test drives. */
 class FakeSynthesis {
@@ -104,7 +48,7 @@ describe('speakWithBrowser (no voice provider configured)', () => {
 
   it('speaks German with a de-DE voice at the given rate and pitch', async () => {
     const onStart = vi.fn();
-    const done = playSpeech({ kind: 'browser', rate: 1.3, pitch: 0.7 }, 'Hallo Welt', { onStart });
+    const done = speakWithBrowser('Hallo Welt', { rate: 1.3, pitch: 0.7 }, { onStart });
     expect(utterance()).toMatchObject({ text: 'Hallo Welt', lang: 'de-DE', rate: 1.3, pitch: 0.7 });
     expect(utterance().voice).toMatchObject({ lang: 'de-DE' });
     utterance().onstart?.();

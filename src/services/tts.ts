@@ -1,14 +1,12 @@
 /**
  * Text to speech through the project's `tts` function (it holds the ElevenLabs key; the browser
- * never sees it). `fetchSpeech` gets one sentence's audio; `speak` fetches and plays, for callers
- * that want one call (the admin's "Probehören").
+ * never sees it). `openSpeech` starts one piece's synthesis and hands over its PCM stream as it
+ * arrives; speechPlayback.ts plays it.
  */
 import { env } from '../config/env';
-import { playSpeech, type SpeechAudio } from './audioPlayback';
 import { functionUrl } from './functionsUrl';
 import type { VoiceSettings } from './voiceConfig';
 
-export type { SpeechAudio } from './audioPlayback';
 export { PlaybackError } from './audioPlayback';
 
 /** A refused or failed synthesis; `message` is the function's catalogue text. */
@@ -35,9 +33,9 @@ export interface SpeechOptions {
   signal?: AbortSignal;
 }
 
-function headerNumber(response: Response, name: string, min: number, max: number): number {
-  const value = Number(response.headers.get(name) ?? '1');
-  if (!Number.isFinite(value) || value <= 0) return 1;
+function headerNumber(response: Response, name: string, min: number, max: number, fallback = 1): number {
+  const value = Number(response.headers.get(name) ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) return fallback;
   return Math.min(max, Math.max(min, value));
 }
 
@@ -69,16 +67,53 @@ function savedBrowserVoice(): Promise<{ rate: number; pitch: number }> {
   return savedVoice;
 }
 
+let availability: Promise<boolean> | null = null;
+
 /**
- * One text's audio. Without an ElevenLabs key the function answers `not_configured`; then the
- * result asks for the browser's own German voice, with the speed and pitch of the given settings
- * (or of the saved ones).
+ * Whether the `tts` function has a voice provider, asked once per page view: without one the
+ * browser's own voice speaks from the start, instead of a refused request for every sentence.
+ * A failed question counts as available (the request itself then says what is wrong).
  */
-export async function fetchSpeech(text: string, options: SpeechOptions = {}): Promise<SpeechAudio> {
+export function voiceProviderAvailable(): Promise<boolean> {
+  availability ??= fetch(functionUrl('tts'), { headers: { Authorization: `Bearer ${env.VITE_SUPABASE_ANON_KEY}` } })
+    .then((response) => (response.ok ? (response.json() as Promise<unknown>) : null))
+    .then(
+      (body) => !(typeof body === 'object' && body !== null && 'available' in body && body.available === false),
+      () => true,
+    );
+  return availability;
+}
+
+/** Speech ready to play: raw PCM arriving from the provider, or the browser's own voice. */
+export type SpeechSource =
+  | { kind: 'pcm'; body: ReadableStream<Uint8Array>; sampleRate: number; playbackRate: number; pitch: number }
+  /** No voice provider: the browser speaks the text itself. */
+  | { kind: 'browser'; rate: number; pitch: number };
+
+export interface StreamOptions extends SpeechOptions {
+  /** The answer's text already sent for speech (request stitching). */
+  previousText?: string;
+}
+
+async function browserVoice(voiceSettings: VoiceSettings | undefined): Promise<SpeechSource> {
+  const voice = voiceSettings ? { rate: voiceSettings.speed, pitch: voiceSettings.pitch } : await savedBrowserVoice();
+  return { kind: 'browser', ...voice };
+}
+
+/**
+ * One text's speech as it arrives: the response's body is the provider's PCM stream, to be played
+ * from its first bytes. Without an ElevenLabs key (learnt once, or from a `not_configured` answer)
+ * the result asks for the browser's own German voice, with the speed and pitch of the given
+ * settings (or of the saved ones). Rejects with TtsError: the function's catalogue message.
+ */
+export async function openSpeech(text: string, options: StreamOptions = {}): Promise<SpeechSource> {
   const { voiceSettings } = options;
+  if (!(await voiceProviderAvailable())) return browserVoice(voiceSettings);
   const body = {
     text,
+    format: 'pcm',
     ...(options.cache ? { cache: true } : {}),
+    ...(options.previousText ? { previousText: options.previousText } : {}),
     ...(voiceSettings
       ? {
           voiceSettings: {
@@ -104,29 +139,19 @@ export async function fetchSpeech(text: string, options: SpeechOptions = {}): Pr
   if (!response.ok) {
     const error = await errorOf(response);
     if (error.code === 'not_configured') {
-      const voice = voiceSettings ? { rate: voiceSettings.speed, pitch: voiceSettings.pitch } : await savedBrowserVoice();
-      return { kind: 'browser', ...voice };
+      availability = Promise.resolve(false);
+      return browserVoice(voiceSettings);
     }
     throw error;
   }
-  const blob = await response.blob();
-  if (blob.size === 0) throw new TtsError(emptyAudioMessage, 'empty_audio', response.status);
+  if (!response.body) throw new TtsError(emptyAudioMessage, 'empty_audio', response.status);
   return {
-    kind: 'audio',
-    blob,
+    kind: 'pcm',
+    body: response.body,
+    sampleRate: headerNumber(response, 'x-sample-rate', 8_000, 48_000, 24_000),
     // The function sends what ElevenLabs accepts and leaves the rest of the tempo and the pitch
     // to the browser, so speed and pitch change independently.
     playbackRate: headerNumber(response, 'x-playback-rate', 0.25, 4),
     pitch: headerNumber(response, 'x-pitch', 0.5, 2),
   };
-}
-
-/**
- * Speaks a text and resolves when it has been spoken (or was stopped through the signal). Rejects
- * with TtsError (the function refused: its catalogue message) or PlaybackError (the browser could
- * not play: autoplay blocked or a broken file).
- */
-export async function speak(text: string, options: SpeechOptions = {}): Promise<void> {
-  const audio = await fetchSpeech(text, options);
-  await playSpeech(audio, text, options.signal ? { signal: options.signal } : {});
 }

@@ -124,10 +124,12 @@ test.describe('voice settings', () => {
     await pitch.focus();
     await page.keyboard.press('ArrowRight');
 
-    const played = page.waitForResponse((response) => response.url().includes('/functions/v1/tts') && response.status() === 200);
+    const played = page.waitForResponse(
+      (response) => response.url().includes('/functions/v1/tts') && response.request().method() === 'POST' && response.status() === 200,
+    );
     await page.getByRole('button', { name: 'Probehören' }).click();
     const response = await played;
-    expect(response.headers()['content-type']).toContain('audio/mpeg');
+    expect(response.headers()['content-type']).toContain('audio/pcm');
     expect(response.headers()['x-pitch']).toBe('1.1');
     await expect(page.getByRole('button', { name: 'Probehören' })).toBeEnabled({ timeout: 15_000 });
     await expect(page.getByRole('alert')).toHaveCount(0);

@@ -55,7 +55,7 @@ test.describe('live coach', () => {
     await watchAudio(page);
     const greetingRequest = page.waitForRequest((request) => request.url().endsWith('/functions/v1/tts') && request.method() === 'POST');
     await openCoach(page);
-    expect((await greetingRequest).postDataJSON()).toEqual({ text: persona.greeting, cache: true });
+    expect((await greetingRequest).postDataJSON()).toEqual({ text: persona.greeting, format: 'pcm', cache: true });
     await expectState(page, 'speaking', { hint: `${persona.name} antwortet...` });
     await expect(page.getByRole('heading', { level: 2, name: coachTexts.chat.title })).toBeVisible();
     await expect.poll(() => audioEvents(page)).toContain('playing');
@@ -178,10 +178,10 @@ test.describe('live coach', () => {
     await voiceButton(page).click();
     await expectState(page, 'listening', { hint: 'Aufnahme läuft...' });
     const after = (await audioEvents(page)).slice(before);
-    expect(after[0]).toBe('pause');
+    expect(after[0]).toBe('stop');
     // Nothing of the interrupted answer plays on.
     await page.waitForTimeout(1_500);
-    expect((await audioEvents(page)).slice(before).filter((event) => event === 'play')).toEqual([]);
+    expect((await audioEvents(page)).slice(before).filter((event) => event === 'playing')).toEqual([]);
     await expectState(page, 'listening');
   });
 

@@ -2,7 +2,8 @@
  * Helpers for the live coach's end-to-end tests. The browser's speech recognition is the one part
  * of the page replaced (headless Chromium has no microphone): `installFakeRecognition` defines a
  * scriptable `window.SpeechRecognition` before the app loads. Audio plays for real (the fake
- * ElevenLabs answers real MP3); `watchAudio` only records what the page's audio elements do.
+ * ElevenLabs streams real PCM at three times real time through the page's AudioWorklet player);
+ * `watchAudio` only records what the player reports and is told.
  */
 import type { Page } from '@playwright/test';
 import { persona } from '../../src/config/persona';
@@ -23,10 +24,11 @@ interface FakeSpeechControl {
 }
 
 interface AudioLog {
+  /** 'playing' (a piece's first sound), 'ended' (its last), 'stop' (everything dropped), 'blocked'. */
   events: string[];
-  /** Tempo settings of each element when it started playing. */
-  playing: { playbackRate: number; preservesPitch: boolean }[];
-  /** Pitch of each pitch-shifter worklet node created. */
+  /** The tempo the player was set to, each time it changed. */
+  tempos: number[];
+  /** The pitch of each SoundTouch node (read when the log is read). */
   shifters: number[];
 }
 
@@ -120,36 +122,58 @@ export const speech = (page: Page) => ({
 });
 
 /**
- * Records play / playing / pause / ended of every audio element (they live outside the DOM). With
- * `blockAutoplay`, play() is refused as a browser refuses autoplay without a user gesture.
+ * Records what the page's PCM player reports (a piece started, a piece ended) and is told (stop,
+ * tempo), and the SoundTouch nodes (pitch). With `blockAutoplay`, every AudioContext stays
+ * suspended, as a browser keeps audio off without a user gesture.
  */
 export async function watchAudio(page: Page, { blockAutoplay = false }: { blockAutoplay?: boolean } = {}) {
   await page.addInitScript((block: boolean) => {
-    const log: AudioLog = { events: [], playing: [], shifters: [] };
+    const log: AudioLog = { events: [], tempos: [], shifters: [] };
+    const shifters: AudioWorkletNode[] = [];
     window.__audio = log;
+    Object.defineProperty(window, '__audioShifters', { value: shifters });
     const NativeWorkletNode = window.AudioWorkletNode;
     window.AudioWorkletNode = class extends NativeWorkletNode {
       constructor(context: BaseAudioContext, name: string, options?: AudioWorkletNodeOptions) {
         super(context, name, options);
-        log.shifters.push(options?.parameterData?.pitch ?? 1);
+        if (name === 'soundtouch-processor') shifters.push(this);
+        if (name !== 'pcm-player') return;
+        this.port.addEventListener('message', (event: MessageEvent<{ type: string }>) => {
+          log.events.push(event.data.type === 'started' ? 'playing' : event.data.type);
+        });
+        const port = this.port;
+        const post = port.postMessage.bind(port) as (message: unknown, transfer: Transferable[]) => void;
+        Object.defineProperty(port, 'postMessage', {
+          value: (message: { type: string; tempo?: number }, transfer?: Transferable[]) => {
+            if (message.type === 'clear') log.events.push('stop');
+            if (message.type === 'format' && message.tempo !== undefined) log.tempos.push(message.tempo);
+            post(message, transfer ?? []);
+          },
+        });
       }
     };
-    const play = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'play')?.value as (this: HTMLMediaElement) => Promise<void>;
-    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
-      if (block) {
-        log.events.push('blocked');
-        return Promise.reject(new DOMException("play() failed because the user didn't interact with the document first.", 'NotAllowedError'));
-      }
-      for (const type of ['playing', 'pause', 'ended']) this.addEventListener(type, () => log.events.push(type));
-      this.addEventListener('playing', () => log.playing.push({ playbackRate: this.playbackRate, preservesPitch: this.preservesPitch }));
-      log.events.push('play');
-      return play.call(this);
-    };
+    if (block) {
+      const NativeContext = window.AudioContext;
+      window.AudioContext = class extends NativeContext {
+        override get state(): AudioContextState {
+          return 'suspended';
+        }
+        override resume(): Promise<void> {
+          log.events.push('blocked');
+          return Promise.resolve();
+        }
+      };
+    }
   }, blockAutoplay);
 }
 
 export const audioEvents = (page: Page) => page.evaluate(() => window.__audio?.events ?? []);
-export const audioLog = (page: Page) => page.evaluate(() => window.__audio ?? { events: [], playing: [], shifters: [] });
+export const audioLog = (page: Page) =>
+  page.evaluate(() => {
+    const log = window.__audio ?? { events: [], tempos: [], shifters: [] };
+    const nodes = (window as unknown as { __audioShifters?: AudioWorkletNode[] }).__audioShifters ?? [];
+    return { ...log, shifters: nodes.map((node) => node.parameters.get('pitch')?.value ?? Number.NaN) };
+  });
 
 /** Replaces speechSynthesis by a recorder that "speaks" for 200 ms (headless Chromium has no voices). */
 export async function recordBrowserSpeech(page: Page) {

@@ -3,15 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { persona } from '../../config/persona';
 import {
-  audioResponse,
   FakeRecognition,
-  installAudio,
   installFetch,
   installRecognition,
+  installWebAudio,
   jsonResponse,
+  pcmResponse,
   removeRecognition,
   sseResponse,
-  type FakeAudio,
+  type FakeWebAudio,
   type FetchHandler,
   type RecordedRequest,
 } from '../../services/testing/browserFakes';
@@ -20,15 +20,15 @@ import { LiveCoach } from './LiveCoach';
 import { coachTexts } from './texts';
 
 let coachAnswer: FetchHandler = () => sseResponse(['Atme tief ein. ', 'Das hilft.'], { 'x-conversation-id': 'c-1', 'x-coach-mode': 'model' });
-let ttsAnswer: FetchHandler = () => audioResponse();
+let ttsAnswer: FetchHandler = () => pcmResponse();
 let requests: RecordedRequest[] = [];
-let audio: FakeAudio;
+let audio: FakeWebAudio;
 
 // The coach's SDK client keeps the fetch it was created with, so one fake fetch serves the file.
 beforeAll(() => {
   requests = installFetch((request) => {
     if (request.url.endsWith('/chat/completions')) return coachAnswer(request);
-    if (request.url.endsWith('/tts')) return ttsAnswer(request);
+    if (request.url.endsWith('/tts')) return request.method === 'GET' ? jsonResponse(200, { available: true }) : ttsAnswer(request);
     if (request.url.endsWith('/rating')) return new Response(null, { status: 204 });
     return jsonResponse(404, {});
   });
@@ -39,19 +39,19 @@ afterAll(() => {
 beforeEach(() => {
   requests.length = 0;
   coachAnswer = () => sseResponse(['Atme tief ein. ', 'Das hilft.'], { 'x-conversation-id': 'c-1', 'x-coach-mode': 'model' });
-  ttsAnswer = () => audioResponse();
+  ttsAnswer = () => pcmResponse();
   installRecognition();
-  audio = installAudio();
-  audio.autoEnd = true;
+  audio = installWebAudio();
+  audio.autoPlay = true;
 });
 afterEach(() => {
-  audio.restore();
   removeRecognition();
 });
 
 const voiceButton = () => screen.getByRole('button', { name: /Klick hier|Ich höre zu|spricht|Einen Moment/ });
 const hint = () => screen.getByTestId('coach-hint');
 const chatRequests = () => requests.filter((request) => request.url.endsWith('/chat/completions'));
+const ttsPosts = () => requests.filter((request) => request.url.endsWith('/tts') && request.method === 'POST');
 const messages = () => within(screen.getByTestId('coach-messages')).getAllByRole('listitem');
 
 /** Renders the coach and opens it (greeting spoken), ready for input. */
@@ -76,7 +76,7 @@ async function say(user: ReturnType<typeof userEvent.setup>, text: string) {
 describe('live coach', () => {
   it('starts idle (purple), and the first click opens the chat with the spoken greeting', async () => {
     const user = userEvent.setup();
-    audio.autoEnd = false;
+    audio.autoPlay = false;
     renderWithProviders(<LiveCoach />, { path: `/produkte/${persona.slug}-ai` });
     expect(voiceButton()).toHaveTextContent(coachTexts.button.idle);
     expect(voiceButton()).toHaveAttribute('data-state', 'idle');
@@ -90,25 +90,18 @@ describe('live coach', () => {
     expect(hint()).toHaveTextContent(`${persona.name} antwortet...`);
     expect(messages()[0]).toHaveTextContent(persona.greeting);
     expect(screen.getByRole('textbox', { name: coachTexts.chat.inputLabel })).toBeInTheDocument();
-    await waitFor(() => expect(audio.played).toHaveLength(1));
-    const greetingRequest = requests.find((request) => request.url.endsWith('/tts'));
-    expect(JSON.parse(greetingRequest?.body ?? '')).toEqual({ text: persona.greeting, cache: true });
+    await waitFor(() => expect(audio.pieces[0]?.complete).toBe(true));
+    expect(JSON.parse(ttsPosts()[0]?.body ?? '')).toEqual({ text: persona.greeting, format: 'pcm', cache: true });
 
-    act(() => audio.finishNext());
+    act(() => audio.playNext());
     await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
     expect(voiceButton().className).toContain('blue');
     expect(hint()).toHaveTextContent('Bereit zum Aufnehmen');
   });
 
-  it('keeps the greeting’s audio for the visit: a second opening fetches nothing', async () => {
-    await openCoach();
-    expect(requests.filter((request) => request.url.endsWith('/tts'))).toHaveLength(0);
-    expect(audio.played).toHaveLength(1);
-  });
-
   it('listens, shows the live caption, sends the final transcript and speaks the answer', async () => {
     const user = await openCoach();
-    audio.autoEnd = false;
+    audio.autoPlay = false;
     await user.click(voiceButton());
     expect(voiceButton()).toHaveTextContent('Ich höre zu... (Klick zum Beenden)');
     expect(voiceButton().className).toContain('red');
@@ -123,6 +116,10 @@ describe('live coach', () => {
     expect(voiceButton()).toHaveTextContent(coachTexts.button.processing);
     expect(voiceButton().className).toContain('amber');
     expect(hint()).toHaveTextContent('Verarbeite Anfrage...');
+    // Green only when the first sound is really heard.
+    await waitFor(() => expect(audio.pieces.filter((piece) => !piece.played && piece.complete)).toHaveLength(2));
+    expect(voiceButton()).toHaveTextContent(coachTexts.button.processing);
+    act(() => audio.playNext());
     await waitFor(() => expect(voiceButton()).toHaveTextContent(`${persona.name} spricht...`));
     expect(hint()).toHaveTextContent(`${persona.name} antwortet...`);
     expect(JSON.parse(chatRequests()[0]?.body ?? '')).toMatchObject({
@@ -134,9 +131,7 @@ describe('live coach', () => {
     await waitFor(() => expect(messages().at(-1)).toHaveTextContent('Atme tief ein. Das hilft.'));
     expect(messages().at(-2)).toHaveTextContent('Ich bin so gestresst');
 
-    act(() => audio.finishNext());
-    await waitFor(() => expect(audio.played).toHaveLength(2));
-    act(() => audio.finishNext());
+    act(() => audio.playNext());
     await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
     expect(hint()).toHaveTextContent('Bereit zum Aufnehmen');
   });
@@ -190,20 +185,18 @@ describe('live coach', () => {
 
   it('barge-in: a click while the coach speaks stops the audio and starts listening', async () => {
     const user = await openCoach();
-    audio.autoEnd = false;
+    audio.autoPlay = false;
     await say(user, 'Erzähl mir was');
+    await waitFor(() => expect(audio.pieces.filter((piece) => !piece.played && piece.complete)).toHaveLength(2));
+    act(() => audio.playNext());
     await waitFor(() => expect(voiceButton()).toHaveTextContent(`${persona.name} spricht...`));
-    const speaking = audio.played.at(-1);
-    if (!speaking) throw new Error('nothing played');
-    const pause = vi.spyOn(speaking, 'pause');
+    const clears = audio.clears;
     const recognitions = FakeRecognition.instances.length;
     await user.click(voiceButton());
-    expect(pause).toHaveBeenCalled();
+    // The player drops the rest of the answer at once.
+    expect(audio.clears).toBe(clears + 1);
     expect(voiceButton()).toHaveTextContent('Ich höre zu... (Klick zum Beenden)');
     expect(FakeRecognition.instances).toHaveLength(recognitions + 1);
-    // The interrupted answer's second sentence is never played.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(audio.played.at(-1)).toBe(speaking);
   });
 
   it('shows the catalogue message when the coach call fails', async () => {
@@ -223,7 +216,7 @@ describe('live coach', () => {
 
   it('says so when the browser blocks the audio, and the text stays', async () => {
     const user = await openCoach();
-    audio.rejectWith = new DOMException('blocked', 'NotAllowedError');
+    audio.suspended = true;
     await say(user, 'Hallo');
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(coachTexts.errors.autoplayBlocked));
     await waitFor(() => expect(messages().at(-1)).toHaveTextContent('Atme tief ein. Das hilft.'));

@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  audioResponse,
-  installAudio,
   installFetch,
+  installWebAudio,
   jsonResponse,
-  type FakeAudio,
+  pcmResponse,
+  type FakeWebAudio,
   type FetchHandler,
   type RecordedRequest,
 } from '../../services/testing/browserFakes';
@@ -14,21 +14,23 @@ import { coachTexts } from './texts';
 
 let answer: FetchHandler = () => jsonResponse(500, {});
 let requests: RecordedRequest[] = [];
-let audio: FakeAudio;
+let audio: FakeWebAudio;
 beforeAll(() => {
-  requests = installFetch((request) => answer(request));
+  requests = installFetch((request) => (request.method === 'GET' ? jsonResponse(200, { available: true }) : answer(request)));
 });
 afterAll(() => {
   vi.unstubAllGlobals();
 });
 beforeEach(() => {
   requests.length = 0;
-  audio = installAudio();
+  audio = installWebAudio();
 });
-afterEach(() => audio.restore());
 
-const ttsTexts = () =>
-  requests.filter((request) => request.url.endsWith('/tts')).map((request) => (JSON.parse(request.body) as { text: string }).text);
+const ttsBodies = () =>
+  requests
+    .filter((request) => request.url.endsWith('/tts') && request.method === 'POST')
+    .map((request) => JSON.parse(request.body) as { text: string; previousText?: string });
+const ttsTexts = () => ttsBodies().map((body) => body.text);
 
 /** A chat completion stream the test feeds piece by piece. */
 function controlledStream() {
@@ -60,49 +62,59 @@ function callbacks() {
   return {
     onMeta: vi.fn<ReplyCallbacks['onMeta']>(),
     onText: vi.fn<ReplyCallbacks['onText']>(),
-    onFirstSentence: vi.fn<ReplyCallbacks['onFirstSentence']>(),
+    onFirstChunk: vi.fn<ReplyCallbacks['onFirstChunk']>(),
     onSpeaking: vi.fn<ReplyCallbacks['onSpeaking']>(),
     onPlaybackProblem: vi.fn<ReplyCallbacks['onPlaybackProblem']>(),
   };
 }
 
 describe('runReply', () => {
-  it('sends each finished sentence to text-to-speech while the reply still streams, and plays in order', async () => {
+  it('sends a first clause, then each finished sentence to text-to-speech while the reply still streams, and plays in order', async () => {
     const stream = controlledStream();
     const rates = new Map([
-      ['Atme tief ein.', '1.1'],
-      ['Zähl bis vier.', '1.2'],
-      ['Dann aus.', '1.3'],
+      ['Atme jetzt ganz tief ein,', '1.1'],
+      ['ganz ruhig.', '1.2'],
+      ['Zähl bis vier.', '1.3'],
+      ['Dann aus.', '1.4'],
     ]);
     answer = (request) => {
       if (request.url.endsWith('/chat/completions')) return stream.response();
       const { text } = JSON.parse(request.body) as { text: string };
-      return audioResponse({ 'x-playback-rate': rates.get(text) ?? '1' });
+      return pcmResponse({ 'x-playback-rate': rates.get(text) ?? '1' });
     };
     const on = callbacks();
     const done = runReply([{ role: 'user', content: 'Hilfe' }], { conversationId: null, signal: new AbortController().signal, ...on });
 
-    stream.send('Atme tief ');
-    stream.send('ein. Zähl');
-    await vi.waitFor(() => expect(ttsTexts()).toEqual(['Atme tief ein.']));
-    expect(on.onFirstSentence).toHaveBeenCalledOnce();
+    stream.send('Atme jetzt ganz tief ');
+    stream.send('ein, ganz');
+    await vi.waitFor(() => expect(ttsTexts()).toEqual(['Atme jetzt ganz tief ein,']));
+    expect(on.onFirstChunk).toHaveBeenCalledOnce();
     expect(on.onMeta).toHaveBeenCalledWith({ conversationId: 'c-1', mode: 'model' });
-    expect(on.onText).toHaveBeenLastCalledWith('Atme tief ein. Zähl');
+    expect(on.onText).toHaveBeenLastCalledWith('Atme jetzt ganz tief ein, ganz');
+    await vi.waitFor(() => expect(audio.pieces[0]?.complete).toBe(true));
+    expect(on.onSpeaking).not.toHaveBeenCalled();
+    audio.playNext();
     await vi.waitFor(() => expect(on.onSpeaking).toHaveBeenCalledOnce());
 
-    stream.send(' bis vier. Dann aus.');
+    stream.send(' ruhig. Zähl bis vier. Dann aus.');
     stream.end();
-    // Both remaining sentences are requested while the first one is still playing.
-    await vi.waitFor(() => expect(ttsTexts()).toEqual(['Atme tief ein.', 'Zähl bis vier.', 'Dann aus.']));
-    expect(audio.played).toHaveLength(1);
+    // The remaining pieces are requested and downloaded while the first one is still playing,
+    // each with what was said before it.
+    await vi.waitFor(() => expect(ttsTexts()).toEqual(['Atme jetzt ganz tief ein,', 'ganz ruhig.', 'Zähl bis vier.', 'Dann aus.']));
+    expect(ttsBodies().map((body) => body.previousText ?? '')).toEqual([
+      '',
+      'Atme jetzt ganz tief ein,',
+      'Atme jetzt ganz tief ein, ganz ruhig.',
+      'Atme jetzt ganz tief ein, ganz ruhig. Zähl bis vier.',
+    ]);
+    await vi.waitFor(() => expect(audio.pieces.map((piece) => piece.complete)).toEqual([true, true, true, true]));
+    expect(audio.pieces.map((piece) => piece.id)).toEqual([0, 1, 2, 3].map((index) => (audio.pieces[0]?.id ?? 0) + index));
 
-    audio.finishNext();
-    await vi.waitFor(() => expect(audio.played).toHaveLength(2));
-    audio.finishNext();
-    await vi.waitFor(() => expect(audio.played).toHaveLength(3));
-    audio.finishNext();
+    audio.playNext();
+    audio.playNext();
+    audio.playNext();
     await expect(done).resolves.toEqual({ kind: 'answered' });
-    expect(audio.played.map((element) => element.playbackRate)).toEqual([1.1, 1.2, 1.3]);
+    expect(audio.tempos.slice(-4)).toEqual([1.1, 1.2, 1.3, 1.4]);
     expect(on.onSpeaking).toHaveBeenCalledOnce();
     expect(on.onPlaybackProblem).not.toHaveBeenCalled();
   });
@@ -128,7 +140,7 @@ describe('runReply', () => {
   });
 
   it('keeps the text but stays silent after the first audio problem', async () => {
-    audio.autoEnd = true;
+    audio.autoPlay = true;
     answer = (request) => {
       if (request.url.endsWith('/chat/completions')) {
         const stream = controlledStream();
@@ -144,14 +156,14 @@ describe('runReply', () => {
     ).resolves.toEqual({ kind: 'answered' });
     expect(on.onPlaybackProblem).toHaveBeenCalledExactlyOnceWith(coachTexts.errors.playback);
     expect(on.onText).toHaveBeenLastCalledWith('Eins. Zwei. Drei.');
-    expect(audio.played).toHaveLength(0);
+    expect(audio.pieces.filter((piece) => piece.samples > 0)).toEqual([]);
   });
 });
 
 describe('speech queue', () => {
   it('says so when the browser blocks autoplay', async () => {
-    audio.rejectWith = new DOMException('blocked', 'NotAllowedError');
-    answer = () => audioResponse();
+    audio.suspended = true;
+    answer = () => pcmResponse();
     const onProblem = vi.fn();
     const queue = createSpeechQueue({ signal: new AbortController().signal, onStart: vi.fn(), onProblem });
     queue.enqueue('Hallo.');
@@ -160,17 +172,35 @@ describe('speech queue', () => {
     expect(onProblem).toHaveBeenCalledExactlyOnceWith(coachTexts.errors.autoplayBlocked);
   });
 
-  it('stops at once on abort, without a problem', async () => {
-    answer = () => audioResponse();
+  it('stops the sound and cancels every pending synthesis at once on abort, without a problem', async () => {
+    let cancelled = 0;
+    answer = (request) => {
+      const { text } = JSON.parse(request.body) as { text: string };
+      if (text === 'Eins.') return pcmResponse();
+      // The later pieces' audio is still arriving when the visitor interrupts.
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new Uint8Array(64));
+        },
+        cancel() {
+          cancelled += 1;
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'audio/pcm' } });
+    };
     const controller = new AbortController();
     const onProblem = vi.fn();
     const queue = createSpeechQueue({ signal: controller.signal, onStart: vi.fn(), onProblem });
     queue.enqueue('Eins.');
     queue.enqueue('Zwei.');
-    await vi.waitFor(() => expect(audio.played).toHaveLength(1));
+    queue.enqueue('Drei.');
+    await vi.waitFor(() => expect(audio.pieces).toHaveLength(3));
+    audio.playNext();
+    const clears = audio.clears;
     controller.abort();
     await queue.finished();
-    expect(audio.played).toHaveLength(1);
+    expect(audio.clears).toBe(clears + 1);
+    expect(cancelled).toBe(2);
     expect(onProblem).not.toHaveBeenCalled();
   });
 });

@@ -1,18 +1,19 @@
-import { createSentenceStream } from '../../lib/sentences';
+import { createSpeechChunker } from '../../lib/speechChunks';
 import { startCoachReply, type CoachMessage, type CoachMode } from '../../services/coach';
 import { createSpeechQueue } from './speechQueue';
 
 /**
  * One answer of the coach, from the request to the last spoken word: the text streams into the
- * panel, each finished sentence goes to text-to-speech at once and is played in order, so the first
- * audio starts after the first sentence rather than after the whole reply.
+ * panel, the first clause and then each finished sentence go to text-to-speech at once and are
+ * played in order from their first bytes, so the first audio starts after a few words rather than
+ * after the whole reply.
  */
 export interface ReplyCallbacks {
   onMeta: (meta: { conversationId: string | null; mode: CoachMode }) => void;
   /** The reply so far (the whole text, not the delta). */
   onText: (text: string) => void;
-  /** The first sentence went to text-to-speech. */
-  onFirstSentence: () => void;
+  /** The first piece (a clause or a sentence) went to text-to-speech. */
+  onFirstChunk: () => void;
   /** The first audio started. */
   onSpeaking: () => void;
   /** Audio problem (catalogue message); the text goes on. */
@@ -38,14 +39,14 @@ export async function runReply(
   callbacks.onMeta({ conversationId: reply.conversationId, mode: reply.mode });
 
   const queue = createSpeechQueue({ signal, onStart: callbacks.onSpeaking, onProblem: callbacks.onPlaybackProblem });
-  const sentences = createSentenceStream();
+  const chunks = createSpeechChunker();
   let first = true;
-  const speak = (sentence: string) => {
+  const speak = (piece: string) => {
     if (first) {
       first = false;
-      callbacks.onFirstSentence();
+      callbacks.onFirstChunk();
     }
-    queue.enqueue(sentence);
+    queue.enqueue(piece);
   };
 
   let text = '';
@@ -53,14 +54,14 @@ export async function runReply(
     for await (const delta of reply.deltas) {
       text += delta;
       callbacks.onText(text);
-      sentences.push(delta).forEach(speak);
+      chunks.push(delta).forEach(speak);
     }
   } catch (error) {
     if (signal.aborted || text.trim() === '') throw error;
     await queue.finished();
     return { kind: 'broken' };
   }
-  const rest = sentences.flush();
+  const rest = chunks.flush();
   if (rest) speak(rest);
   if (text.trim() === '') return { kind: 'empty' };
   await queue.finished();

@@ -1,17 +1,21 @@
-import { PlaybackError, playSpeech, type SpeechAudio } from '../../services/audioPlayback';
-import { fetchSpeech } from '../../services/tts';
+import { audioOutput, currentOutput, type OutputPiece } from '../../services/audioOutput';
+import { PlaybackError, speakWithBrowser } from '../../services/audioPlayback';
+import { pump } from '../../services/speechPlayback';
+import { openSpeech, type SpeechSource } from '../../services/tts';
 import { coachTexts } from './texts';
 
 /**
- * Speaks sentences in order while fetching their audio in parallel: each sentence's synthesis
- * starts the moment it is queued, playback waits only for the sentence before it. The first
- * problem (synthesis refused, autoplay blocked, broken audio) is reported once and the rest of
- * the answer stays silent: the visitor reads it instead. An aborted signal stops everything at
- * once (barge-in) and reports nothing.
+ * Speaks the pieces of an answer in order while synthesising them in parallel: each piece's
+ * synthesis starts the moment it is queued, its audio plays from the first bytes on, right after
+ * the piece before it (no gap: one player plays them back to back). Each request carries the text
+ * spoken before it, so the provider continues the intonation. The first problem (synthesis
+ * refused, autoplay blocked, broken audio) is reported once and the rest of the answer stays
+ * silent: the visitor reads it instead. An aborted signal stops the sound and cancels every
+ * pending synthesis at once (barge-in) and reports nothing.
  */
 export interface SpeechQueue {
-  /** Queues a sentence; `audio` is its already-requested audio (the cached greeting). */
-  enqueue(text: string, audio?: Promise<SpeechAudio>): void;
+  /** Queues a piece of text; `cache` asks the function to cache it (the greeting). */
+  enqueue(text: string, options?: { cache?: boolean }): void;
   /** Resolves when everything queued so far has been spoken, skipped or stopped. */
   finished(): Promise<void>;
 }
@@ -30,47 +34,66 @@ export function playbackProblem(error: unknown): string {
     : coachTexts.errors.playback;
 }
 
+const ignore = () => undefined;
+
+function stopOutput(): void {
+  currentOutput()
+    ?.then((output) => output.stop())
+    .catch(ignore);
+}
+
 export function createSpeechQueue({ signal, onStart, onProblem }: SpeechQueueOptions): SpeechQueue {
   let chain: Promise<void> = Promise.resolve();
+  /** Pieces get their place in the player in the order they were queued. */
+  let allocation: Promise<unknown> = Promise.resolve();
   let silent = false;
   let started = false;
+  let spoken = '';
   const stopped = () => silent || signal.aborted;
   const start = () => {
-    if (started) return;
+    if (started || stopped()) return;
     started = true;
     onStart();
   };
+  signal.addEventListener('abort', stopOutput, { once: true });
+
   return {
-    enqueue(text, audio) {
+    enqueue(text, { cache = false } = {}) {
       if (stopped()) return;
-      const pending = audio ?? fetchSpeech(text, { signal });
+      const previousText = spoken;
+      spoken = `${spoken} ${text}`.trim();
+      const source = openSpeech(text, { signal, previousText, cache });
+      const placed: Promise<{ source: SpeechSource; piece: OutputPiece | null }> = allocation.then(async () => {
+        const ready = await source;
+        if (ready.kind === 'browser' || stopped()) return { source: ready, piece: null };
+        const output = await audioOutput();
+        return { source: ready, piece: output.piece(ready, start) };
+      });
+      allocation = placed.catch(ignore);
+      // The download runs ahead of playback; the player waits for what has not arrived yet.
+      const downloaded = placed.then(({ source: ready, piece }) => (piece && ready.kind === 'pcm' ? pump(ready.body, piece, signal) : undefined));
       // Failures are handled in turn below; until then the rejection must not count as unhandled.
-      pending.catch(() => undefined);
+      downloaded.catch(ignore);
+
       chain = chain.then(async () => {
         if (stopped()) return;
         try {
-          await playSpeech(await pending, text, { signal, onStart: start });
+          const { source: ready, piece } = await placed;
+          if (stopped()) return;
+          if (ready.kind === 'browser') {
+            await speakWithBrowser(text, { rate: ready.rate, pitch: ready.pitch }, { signal, onStart: start });
+            return;
+          }
+          await downloaded;
+          await piece?.done;
         } catch (error) {
           if (signal.aborted) return;
           silent = true;
+          stopOutput();
           onProblem(playbackProblem(error));
         }
       });
     },
     finished: () => chain,
   };
-}
-
-let greetingAudio: Promise<SpeechAudio> | null = null;
-
-/**
- * The greeting's audio: the same text every time, so the function caches it and this visit keeps
- * it in memory (a second conversation on the same page view starts without a request).
- */
-export function greetingSpeech(text: string): Promise<SpeechAudio> {
-  const audio = (greetingAudio ??= fetchSpeech(text, { cache: true }));
-  audio.catch(() => {
-    if (greetingAudio === audio) greetingAudio = null;
-  });
-  return audio;
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { persona } from '../../config/persona';
+import { unlockAudio } from '../../services/audioOutput';
 import { CoachCallError, preloadCoach, sendRating } from '../../services/coach';
 import {
   isSpeechRecognitionSupported,
@@ -10,7 +11,7 @@ import {
 } from '../../services/speechRecognition';
 import { chatReducer, initialChatState, nextRequest, type ChatState } from './chatState';
 import { runReply } from './replyPipeline';
-import { createSpeechQueue, greetingSpeech } from './speechQueue';
+import { createSpeechQueue } from './speechQueue';
 import { coachTexts } from './texts';
 import { clickAction, initialVoiceState, voiceButtonReducer } from './voiceButtonMachine';
 
@@ -27,9 +28,9 @@ function recognitionMessage(error: unknown): string {
 
 /**
  * Timing marks for `npm run bench:voice` (harmless elsewhere): from the visitor's final words to
- * the first sentence and to the first sound.
+ * the first speakable piece and to the first sound.
  */
-function mark(name: 'transcript' | 'first-sentence' | 'first-audio'): void {
+function mark(name: 'transcript' | 'first-chunk' | 'first-audio'): void {
   performance.mark(`coach:${name}`);
 }
 
@@ -90,7 +91,7 @@ export function useLiveCoach() {
           signal: controller.signal,
           onMeta: ({ conversationId: id, mode }) => dispatchChat({ type: 'META', conversationId: id, mode }),
           onText: (reply) => dispatchChat({ type: 'REPLY_TEXT', id: replyId, text: reply }),
-          onFirstSentence: () => mark('first-sentence'),
+          onFirstChunk: () => mark('first-chunk'),
           onSpeaking: () => {
             mark('first-audio');
             dispatchVoice({ type: 'SPEAKING' });
@@ -162,7 +163,8 @@ export function useLiveCoach() {
       onStart: () => undefined,
       onProblem: (message) => dispatchVoice({ type: 'NOTICE', message }),
     });
-    queue.enqueue(persona.greeting, greetingSpeech(persona.greeting));
+    // The same text every time: the function serves it from its cache.
+    queue.enqueue(persona.greeting, { cache: true });
     void queue.finished().then(() => {
       if (controller.signal.aborted) return;
       speech.current = null;
@@ -171,6 +173,8 @@ export function useLiveCoach() {
   }, []);
 
   const click = useCallback(() => {
+    // Inside the click: browsers (iOS above all) only let a gesture start audio.
+    unlockAudio();
     switch (clickAction(voice.status)) {
       case 'open':
         greet();
@@ -199,6 +203,7 @@ export function useLiveCoach() {
     (text: string): boolean => {
       const trimmed = text.trim();
       if (trimmed === '' || voice.status === 'processing' || voice.status === 'idle') return false;
+      unlockAudio();
       stopListening();
       dispatchVoice({ type: 'SEND_TEXT' });
       void ask(trimmed);

@@ -65,65 +65,160 @@ export function removeRecognition(): void {
   delete window.webkitSpeechRecognition;
 }
 
-/** Audio elements' play() as a test controls it; jsdom implements no media playback. */
-export interface FakeAudio {
-  /** Elements whose play() was called, in order. */
-  played: HTMLMediaElement[];
-  /** Object URLs given back. */
-  revoked: string[];
-  /** Lets the oldest playing element end (fires 'ended'). */
-  finishNext(): void;
-  /** When set, every play() rejects with this error. */
-  rejectWith: Error | null;
-  /** When true, playback ends by itself right after it starts. */
-  autoEnd: boolean;
-  /** Puts the real (unimplemented) media methods back. */
-  restore(): void;
+/** A piece of speech as the fake player received it. */
+export interface FakePiece {
+  id: number;
+  /** Samples received (16-bit PCM turned into floats). */
+  samples: number;
+  /** The main thread said the piece is complete. */
+  complete: boolean;
+  played: boolean;
 }
 
-export function installAudio(): FakeAudio {
-  const spies: { mockRestore(): void }[] = [];
-  const originalCreate = Object.getOwnPropertyDescriptor(URL, 'createObjectURL');
-  const originalRevoke = Object.getOwnPropertyDescriptor(URL, 'revokeObjectURL');
-  const state: FakeAudio = {
-    played: [],
-    revoked: [],
-    rejectWith: null,
-    autoEnd: false,
-    finishNext() {
-      const element = playing.shift();
-      element?.dispatchEvent(new Event('ended'));
+/**
+ * Web Audio as a test controls it (jsdom has none): one AudioContext and the PCM player worklet,
+ * whose pieces the test plays out with `playNext()` (or `autoPlay`). The real player runs in the
+ * end-to-end tests in Chromium.
+ */
+export interface FakeWebAudio {
+  pieces: FakePiece[];
+  /** `clear` commands (barge-in, stop). */
+  clears: number;
+  /** Tempo of each `format` command. */
+  tempos: number[];
+  /** The context will not start (the browser blocks audio). */
+  suspended: boolean;
+  /** Complete pieces play out by themselves, in order. */
+  autoPlay: boolean;
+  /** Plays the oldest unplayed piece (it must be complete). */
+  playNext(): void;
+  reset(): void;
+}
+
+let webAudio: { state: FakeWebAudio; context: unknown; node: unknown } | null = null;
+
+/**
+ * Installs the fake (again: the page's audio output keeps its one context for the whole test file,
+ * so the fake's state is reset rather than replaced).
+ */
+export function installWebAudio(): FakeWebAudio {
+  webAudio ??= createWebAudio();
+  webAudio.state.reset();
+  vi.stubGlobal('AudioContext', webAudio.context);
+  vi.stubGlobal('AudioWorkletNode', webAudio.node);
+  return webAudio.state;
+}
+
+function createWebAudio(): { state: FakeWebAudio; context: unknown; node: unknown } {
+  const players: { port: { onmessage: ((event: MessageEvent) => void) | null } }[] = [];
+  const post = (data: unknown) => {
+    for (const player of players) player.port.onmessage?.(new MessageEvent('message', { data }));
+  };
+  const state: FakeWebAudio = {
+    pieces: [],
+    clears: 0,
+    tempos: [],
+    suspended: false,
+    autoPlay: false,
+    playNext() {
+      const piece = state.pieces.find((candidate) => !candidate.played);
+      if (!piece?.complete) throw new Error('no complete piece to play');
+      piece.played = true;
+      if (piece.samples > 0) post({ type: 'started', piece: piece.id });
+      post({ type: 'ended', piece: piece.id });
     },
-    restore() {
-      for (const spy of spies) spy.mockRestore();
-      for (const [name, original] of [
-        ['createObjectURL', originalCreate],
-        ['revokeObjectURL', originalRevoke],
-      ] as const) {
-        if (original) Object.defineProperty(URL, name, original);
-        else Reflect.deleteProperty(URL, name);
-      }
+    reset() {
+      state.pieces = [];
+      state.clears = 0;
+      state.tempos = [];
+      state.suspended = false;
+      state.autoPlay = false;
     },
   };
-  const playing: HTMLMediaElement[] = [];
-  const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
-    if (state.rejectWith) return Promise.reject(state.rejectWith);
-    state.played.push(this);
-    if (state.autoEnd) setTimeout(() => this.dispatchEvent(new Event('ended')), 0);
-    else playing.push(this);
-    return Promise.resolve();
-  });
-  const pause = vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(function (this: HTMLMediaElement) {
-    const index = playing.indexOf(this);
-    if (index >= 0) playing.splice(index, 1);
-  });
-  const load = vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => undefined);
-  spies.push(play, pause, load);
-  URL.createObjectURL = () => 'blob:fake';
-  URL.revokeObjectURL = (url: string) => {
-    state.revoked.push(url);
+  const piece = (id: number) => {
+    let found = state.pieces.find((candidate) => candidate.id === id);
+    if (!found) {
+      found = { id, samples: 0, complete: false, played: false };
+      state.pieces.push(found);
+      state.pieces.sort((a, b) => a.id - b.id);
+    }
+    return found;
   };
-  return state;
+  const autoPlay = () => {
+    if (!state.autoPlay) return;
+    setTimeout(() => {
+      while (state.pieces.find((candidate) => !candidate.played)?.complete) state.playNext();
+    }, 0);
+  };
+  class FakeAudioParam {
+    value = 1;
+  }
+  class FakeNode {
+    connect<T>(target: T): T {
+      return target;
+    }
+    disconnect() {
+      /* nothing to undo */
+    }
+  }
+  class FakeWorkletNode extends FakeNode {
+    readonly playbackRate = new FakeAudioParam();
+    readonly pitch = new FakeAudioParam();
+    readonly port = {
+      onmessage: null as ((event: MessageEvent) => void) | null,
+      postMessage(command: { type: string; piece?: number; samples?: Float32Array; tempo?: number }) {
+        if (command.type === 'push' && command.piece !== undefined) piece(command.piece).samples += command.samples?.length ?? 0;
+        if (command.type === 'end' && command.piece !== undefined) {
+          piece(command.piece).complete = true;
+          autoPlay();
+        }
+        if (command.type === 'clear') {
+          state.clears += 1;
+          for (const entry of state.pieces) entry.played = true;
+        }
+        if (command.type === 'format' && command.tempo !== undefined) state.tempos.push(command.tempo);
+      },
+    };
+    constructor() {
+      super();
+      players.push(this);
+    }
+  }
+  class FakeAudioContext {
+    readonly sampleRate = 24_000;
+    readonly destination = new FakeNode();
+    readonly audioWorklet = { addModule: () => Promise.resolve() };
+    get state(): AudioContextState {
+      return state.suspended ? 'suspended' : 'running';
+    }
+    resume() {
+      return Promise.resolve();
+    }
+    createBuffer() {
+      return {};
+    }
+    createBufferSource() {
+      return Object.assign(new FakeNode(), { buffer: null, start: () => undefined });
+    }
+    createAnalyser() {
+      return Object.assign(new FakeNode(), { fftSize: 2048, getFloatTimeDomainData: (array: Float32Array) => array.fill(0) });
+    }
+  }
+  return { state, context: FakeAudioContext, node: FakeWorkletNode };
+}
+
+/** A PCM answer of the tts function: `samples` 16-bit samples, sent in two pieces as a stream. */
+export function pcmResponse(headers: Record<string, string> = {}, samples = 480): Response {
+  const bytes = new Uint8Array(samples * 2).fill(1);
+  const half = Math.floor(bytes.length / 2) + 1;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes.subarray(0, half));
+      controller.enqueue(bytes.subarray(half));
+      controller.close();
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'content-type': 'audio/pcm', 'x-sample-rate': '24000', ...headers } });
 }
 
 export interface RecordedRequest {
@@ -176,13 +271,6 @@ export function sseResponse(deltas: readonly string[], headers: Record<string, s
     },
   });
   return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', ...headers } });
-}
-
-export function audioResponse(headers: Record<string, string> = {}): Response {
-  return new Response(new Uint8Array([0xff, 0xfb, 0x90, 0x64, 0, 0, 0, 0]), {
-    status: 200,
-    headers: { 'content-type': 'audio/mpeg', ...headers },
-  });
 }
 
 export function jsonResponse(status: number, body: unknown): Response {

@@ -15,7 +15,7 @@ import {
 } from '../../../services/voiceConfig';
 import { Notice, type NoticeTone } from '../Notice';
 import { PanelSection } from '../Panel';
-import { speak } from '../../../services/tts';
+import { speak } from '../../../services/speechPlayback';
 
 type SliderKey = 'stability' | 'similarityBoost' | 'style' | 'speed' | 'pitch';
 

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { createSpeechChunker, firstClause } from './speechChunks';
+
+/** Feeds the text token by token, as a streamed reply arrives, and collects every piece. */
+function chunk(text: string): string[] {
+  const chunker = createSpeechChunker();
+  const pieces = (text.match(/\s*\S+/gu) ?? []).flatMap((token) => chunker.push(token));
+  const last = chunker.flush();
+  return last === null ? pieces : [...pieces, last];
+}
+
+describe('speech chunks', () => {
+  it('sends a first clause of a few words ahead, then the rest of the sentence, then sentences', () => {
+    expect(chunk('Das klingt nach einem vollen Tag, und das ist ganz normal. Atme zuerst tief durch. Dann planen wir.')).toEqual([
+      'Das klingt nach einem vollen Tag,',
+      'und das ist ganz normal.',
+      'Atme zuerst tief durch.',
+      'Dann planen wir.',
+    ]);
+  });
+
+  it('the clause piece is ready as soon as the comma and the space after it have arrived', () => {
+    const chunker = createSpeechChunker();
+    expect(chunker.push('Das klingt nach einem vollen Tag,')).toEqual([]);
+    expect(chunker.push(' und')).toEqual(['Das klingt nach einem vollen Tag,']);
+  });
+
+  it('accepts colons, semicolons and dashes between spaces as clause ends', () => {
+    expect(firstClause('Hier sind drei kleine Schritte: atmen, gehen, trinken.')).toBe('Hier sind drei kleine Schritte:');
+    expect(firstClause('Das ist ganz normal – viele erleben das.')).toBe('Das ist ganz normal –');
+    expect(firstClause('Du bist nicht allein damit; viele kennen das.')).toBe('Du bist nicht allein damit;');
+  });
+
+  it('waits for the sentence when the clause would be too short, a number, or a hyphenated word', () => {
+    expect(chunk('Ja, das kenne ich gut. Mach eine Pause.')).toEqual(['Ja, das kenne ich gut.', 'Mach eine Pause.']);
+    expect(firstClause('Etwa 3,5 Stunden Schlaf sind zu wenig.')).toBeNull();
+    expect(firstClause('Die 4-7-8-Atmung hilft beim Einschlafen sehr.')).toBeNull();
+    expect(firstClause('Schreib mir eine E-Mail an info@example.com, bitte.')).toBeNull();
+  });
+
+  it('never takes a clause across a sentence end', () => {
+    expect(chunk('Gut. Dann schauen wir uns das gemeinsam an, Schritt für Schritt.')).toEqual([
+      'Gut.',
+      'Dann schauen wir uns das gemeinsam an, Schritt für Schritt.',
+    ]);
+  });
+
+  it('speaks a reply without any end mark, and only one clause per reply', () => {
+    expect(chunk('Atme ruhig ein, halte kurz an, und atme langsam aus')).toEqual([
+      'Atme ruhig ein, halte kurz an,',
+      'und atme langsam aus',
+    ]);
+  });
+});
