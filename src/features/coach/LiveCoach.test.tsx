@@ -136,6 +136,41 @@ describe('live coach', () => {
     expect(hint()).toHaveTextContent('Bereit zum Aufnehmen');
   });
 
+  it('starts the reply while the recogniser still waits for the end of speech, and shows it once the words are final', async () => {
+    const user = await openCoach();
+    await user.click(voiceButton());
+    const recognition = FakeRecognition.latest();
+    act(() => recognition.hear(['Ich bin so gestresst', false]));
+    // The interim words stay the same for a moment: the question goes out already…
+    await waitFor(() => expect(chatRequests()).toHaveLength(1));
+    expect(JSON.parse(chatRequests()[0]?.body ?? '')).toMatchObject({ messages: [{}, { role: 'user', content: 'Ich bin so gestresst' }] });
+    // …but nothing is shown or heard before the visitor's words are final.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(voiceButton()).toHaveTextContent('Ich höre zu... (Klick zum Beenden)');
+    expect(messages()).toHaveLength(1);
+
+    act(() => recognition.hear(['Ich bin so gestresst.', true]));
+    await waitFor(() => expect(messages().at(-1)).toHaveTextContent('Atme tief ein. Das hilft.'));
+    expect(messages().at(-2)).toHaveTextContent('Ich bin so gestresst');
+    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
+    expect(chatRequests()).toHaveLength(1);
+  });
+
+  it('drops a reply started too early when the visitor goes on speaking', async () => {
+    const user = await openCoach();
+    await user.click(voiceButton());
+    const recognition = FakeRecognition.latest();
+    act(() => recognition.hear(['Ich bin', false]));
+    await waitFor(() => expect(chatRequests()).toHaveLength(1));
+    act(() => recognition.hear(['Ich bin gestresst bei der Arbeit', false]));
+    act(() => recognition.hear(['Ich bin gestresst bei der Arbeit', true]));
+    await waitFor(() => expect(chatRequests()).toHaveLength(2));
+    expect(JSON.parse(chatRequests()[1]?.body ?? '')).toMatchObject({ messages: [{}, { content: 'Ich bin gestresst bei der Arbeit' }] });
+    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
+    const userMessages = messages().filter((item) => item.textContent?.includes('Ich bin'));
+    expect(userMessages.map((item) => item.textContent)).toEqual([expect.stringContaining('Ich bin gestresst bei der Arbeit')]);
+  });
+
   it('ignores an empty transcript: back to ready with "Aufnahme gestoppt"', async () => {
     const user = await openCoach();
     await user.click(voiceButton());

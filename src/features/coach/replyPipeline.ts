@@ -33,12 +33,27 @@ export type ReplyOutcome =
  */
 export async function runReply(
   history: readonly CoachMessage[],
-  { conversationId, signal, ...callbacks }: ReplyCallbacks & { conversationId: string | null; signal: AbortSignal },
+  {
+    conversationId,
+    signal,
+    gate,
+    ...callbacks
+  }: ReplyCallbacks & {
+    conversationId: string | null;
+    signal: AbortSignal;
+    /** Nothing is played before this resolves (a reply started before the visitor finished). */
+    gate?: Promise<void>;
+  },
 ): Promise<ReplyOutcome> {
   const reply = await startCoachReply(history, { conversationId, signal });
   callbacks.onMeta({ conversationId: reply.conversationId, mode: reply.mode });
 
-  const queue = createSpeechQueue({ signal, onStart: callbacks.onSpeaking, onProblem: callbacks.onPlaybackProblem });
+  const queue = createSpeechQueue({
+    signal,
+    onStart: callbacks.onSpeaking,
+    onProblem: callbacks.onPlaybackProblem,
+    ...(gate ? { gate } : {}),
+  });
   const chunks = createSpeechChunker();
   let first = true;
   const speak = (piece: string) => {

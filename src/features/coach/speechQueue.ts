@@ -26,6 +26,11 @@ export interface SpeechQueueOptions {
   onStart: () => void;
   /** A catalogue message explaining why the rest stays silent. */
   onProblem: (message: string) => void;
+  /**
+   * Playback waits for this (synthesis does not): a reply started while the visitor may still be
+   * speaking is prepared but only heard once the visitor's words are confirmed.
+   */
+  gate?: Promise<void>;
 }
 
 export function playbackProblem(error: unknown): string {
@@ -42,10 +47,21 @@ function stopOutput(): void {
     .catch(ignore);
 }
 
-export function createSpeechQueue({ signal, onStart, onProblem }: SpeechQueueOptions): SpeechQueue {
-  let chain: Promise<void> = Promise.resolve();
+/** Resolves when the gate opens or the signal aborts (then nothing waits for a gate that stays shut). */
+function opened(gate: Promise<void> | undefined, signal: AbortSignal): Promise<void> {
+  if (!gate) return Promise.resolve();
+  const aborted = new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  return Promise.race([gate, aborted]);
+}
+
+export function createSpeechQueue({ signal, onStart, onProblem, gate }: SpeechQueueOptions): SpeechQueue {
+  const open = opened(gate, signal);
+  let chain: Promise<void> = open;
   /** Pieces get their place in the player in the order they were queued. */
-  let allocation: Promise<unknown> = Promise.resolve();
+  let allocation: Promise<unknown> = open;
   let silent = false;
   let started = false;
   let spoken = '';
