@@ -167,7 +167,7 @@ describe('live coach', () => {
     await waitFor(() => expect(chatRequests()).toHaveLength(2));
     expect(JSON.parse(chatRequests()[1]?.body ?? '')).toMatchObject({ messages: [{}, { content: 'Ich bin gestresst bei der Arbeit' }] });
     await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
-    const userMessages = messages().filter((item) => item.textContent?.includes('Ich bin'));
+    const userMessages = messages().filter((item) => item.textContent.includes('Ich bin'));
     expect(userMessages.map((item) => item.textContent)).toEqual([expect.stringContaining('Ich bin gestresst bei der Arbeit')]);
   });
 
