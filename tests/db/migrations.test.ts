@@ -56,7 +56,7 @@ describe('setting up the local database', () => {
       expect(state.voiceConfigs).toBe(1);
       expect(state.buckets).toEqual([
         { id: 'document-uploads', public: true, file_size_limit: 20971520, allowed_mime_types: ['application/pdf'] },
-        { id: 'tts-cache', public: false, file_size_limit: 10485760, allowed_mime_types: ['audio/mpeg'] },
+        { id: 'tts-cache', public: false, file_size_limit: 10485760, allowed_mime_types: ['audio/mpeg', 'audio/pcm'] },
       ]);
       expect(state.tables).toEqual(
         expect.arrayContaining([

@@ -367,6 +367,22 @@ describe('the greeting cache', () => {
     expect(fake.requests()).toHaveLength(2);
   });
 
+  it('caches the PCM take of the greeting apart from the MP3 one', async () => {
+    await clearCache();
+    const first = await tts({ text: greeting, cache: true, format: 'pcm' });
+    expect(first.headers.get('x-tts-cache')).toBe('miss');
+    const audio = await bytes(first);
+    const second = await tts({ text: greeting, cache: true, format: 'pcm' });
+    expect(second.headers.get('x-tts-cache')).toBe('hit');
+    expect(second.headers.get('content-type')).toBe('audio/pcm');
+    expect(second.headers.get('x-sample-rate')).toBe('24000');
+    expect(await bytes(second)).toEqual(audio);
+    expect(await cachedObjects()).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.pcm$/) as string]);
+    const mp3 = await tts({ text: greeting, cache: true });
+    expect(mp3.headers.get('x-tts-cache')).toBe('miss');
+    expect(fake.requests()).toHaveLength(2);
+  });
+
   it('keys the cache by the voice settings, never caches an admin sample or a failure', async () => {
     await clearCache();
     await setActiveVoice({ stability: 0.9 });
