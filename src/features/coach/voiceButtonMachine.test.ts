@@ -124,6 +124,32 @@ describe('voice button transitions', () => {
     expectIgnoredOutside({ type: 'TRANSCRIPT', text: 'Hallo' }, ['listening']);
   });
 
+  it('TRANSCRIBING: listening → processing while recorded speech becomes words; then TRANSCRIPT or LISTEN_ERROR', () => {
+    const transcribing = voiceButtonReducer(state('listening', { caption: 'Hal' }), { type: 'TRANSCRIBING' });
+    expect(transcribing).toEqual({ status: 'processing', hint: 'processing', notice: null, caption: 'Hal', transcribing: true });
+    expect(voiceButtonReducer(transcribing, { type: 'TRANSCRIPT', text: 'Hallo Mia' })).toEqual({
+      status: 'processing',
+      hint: 'processing',
+      notice: null,
+      caption: '',
+    });
+    expect(voiceButtonReducer(transcribing, { type: 'TRANSCRIPT', text: '' })).toEqual({
+      status: 'ready',
+      hint: 'stopped',
+      notice: null,
+      caption: '',
+    });
+    expect(voiceButtonReducer(transcribing, { type: 'LISTEN_ERROR', message: coachTexts.errors.noSpeech })).toEqual({
+      status: 'ready',
+      hint: 'stopped',
+      notice: coachTexts.errors.noSpeech,
+      caption: '',
+    });
+    expectIgnoredOutside({ type: 'TRANSCRIBING' }, ['listening']);
+    // A late transcript cannot move a text question that is being processed.
+    expect(voiceButtonReducer(state('processing'), { type: 'TRANSCRIPT', text: 'spät' })).toEqual(state('processing'));
+  });
+
   it('LISTEN_END: listening → ready, "Aufnahme gestoppt"', () => {
     expect(voiceButtonReducer(state('listening', { caption: 'ha' }), { type: 'LISTEN_END' })).toEqual({
       status: 'ready',

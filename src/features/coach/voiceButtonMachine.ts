@@ -18,6 +18,11 @@ export interface VoiceState {
   notice: string | null;
   /** The live caption of the recognition's interim result while listening. */
   caption: string;
+  /**
+   * Processing the recorded speech into words (the speech-to-text path): a transcript, or a
+   * recognition problem, is still to come. Absent otherwise.
+   */
+  transcribing?: true;
 }
 
 export type VoiceEvent =
@@ -26,6 +31,8 @@ export type VoiceEvent =
   /** Recording starts; from speaking this is the barge-in (the hook stops the audio). */
   | { type: 'LISTEN' }
   | { type: 'INTERIM'; text: string }
+  /** The recording is over and is being turned into words (speech-to-text path). */
+  | { type: 'TRANSCRIBING' }
   /** The recogniser's final transcript: sent when it has words, ignored when blank. */
   | { type: 'TRANSCRIPT'; text: string }
   /** Recognition ended without a final transcript (stopped by a click or by silence). */
@@ -58,15 +65,21 @@ export function voiceButtonReducer(state: VoiceState, event: VoiceEvent): VoiceS
         : state;
     case 'INTERIM':
       return state.status === 'listening' ? { ...state, caption: event.text } : state;
+    case 'TRANSCRIBING':
+      return state.status === 'listening'
+        ? { status: 'processing', hint: 'processing', notice: null, caption: state.caption, transcribing: true }
+        : state;
     case 'TRANSCRIPT':
-      if (state.status !== 'listening') return state;
+      if (state.status !== 'listening' && !state.transcribing) return state;
       return event.text.trim() === ''
         ? { status: 'ready', hint: 'stopped', notice: null, caption: '' }
         : { status: 'processing', hint: 'processing', notice: null, caption: '' };
     case 'LISTEN_END':
       return state.status === 'listening' ? { status: 'ready', hint: 'stopped', notice: null, caption: '' } : state;
     case 'LISTEN_ERROR':
-      return state.status === 'listening' ? { status: 'ready', hint: 'stopped', notice: event.message, caption: '' } : state;
+      return state.status === 'listening' || state.transcribing
+        ? { status: 'ready', hint: 'stopped', notice: event.message, caption: '' }
+        : state;
     case 'UNSUPPORTED':
       return state.status === 'ready' ? { ...state, notice: coachTexts.errors.unsupported } : state;
     case 'SEND_TEXT':
