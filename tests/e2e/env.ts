@@ -31,5 +31,6 @@ export function functionEnvFor(openaiUrl: string, elevenLabsUrl: string): Record
     ELEVENLABS_BASE_URL: elevenLabsUrl,
     COACH_RATE_LIMIT: '100000',
     TTS_RATE_LIMIT: '100000',
+    STT_RATE_LIMIT: '100000',
   };
 }

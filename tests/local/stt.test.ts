@@ -1,0 +1,192 @@
+/**
+ * The `stt` edge function on the real local stack over HTTP, with the fake OpenAI and ElevenLabs
+ * servers as providers: which provider is asked and how (model, German, the file), the answer,
+ * the limits (type, size, length), every failure, and that no key reaches an answer.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LOCAL_ANON_KEY } from '../../supabase/local/config';
+import { startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
+import { startHarness, type Harness } from './harness';
+
+const OPENAI_KEY = 'sk-fake-openai-stt-key-0123456789';
+const ELEVENLABS_KEY = 'sk_fake-elevenlabs-stt-key-0123456789';
+
+let openai: FakeOpenAI;
+let elevenLabs: FakeElevenLabs;
+let harness: Harness;
+/** The host hands the function this object's current contents on every request. */
+const env: Record<string, string> = {};
+
+/** A real (silent) 16-bit mono WAV of the given length. */
+function wav(seconds: number, sampleRate = 16_000): Uint8Array {
+  const samples = Math.round(seconds * sampleRate);
+  const view = new DataView(new ArrayBuffer(44 + samples * 2));
+  const ascii = (offset: number, text: string) => [...text].forEach((char, index) => view.setUint8(offset + index, char.charCodeAt(0)));
+  ascii(0, 'RIFF');
+  view.setUint32(4, 36 + samples * 2, true);
+  ascii(8, 'WAVE');
+  ascii(12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, sampleRate, true);
+  view.setUint32(28, sampleRate * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  ascii(36, 'data');
+  view.setUint32(40, samples * 2, true);
+  return new Uint8Array(view.buffer);
+}
+
+function stt(body: BodyInit | null, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${harness.url}/functions/v1/stt`, {
+    method: 'POST',
+    headers: { apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}`, ...headers },
+    body,
+  });
+}
+
+const webm = (bytes = 2048) => new Uint8Array(bytes).fill(7);
+
+beforeAll(async () => {
+  openai = await startFakeOpenAI({ apiKey: OPENAI_KEY });
+  elevenLabs = await startFakeElevenLabs({ apiKey: ELEVENLABS_KEY });
+  harness = await startHarness({ functionEnv: env });
+});
+
+afterAll(async () => {
+  await harness.close();
+  await Promise.all([openai.close(), elevenLabs.close()]);
+});
+
+beforeEach(() => {
+  for (const key of Object.keys(env)) Reflect.deleteProperty(env, key);
+  Object.assign(env, { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: openai.url, STT_RATE_LIMIT: '1000' });
+  openai.reset();
+  elevenLabs.reset();
+  Object.assign(openai.control.transcription, { delayMs: 0 });
+  Object.assign(elevenLabs.control.transcription, { delayMs: 0 });
+});
+
+describe('with OpenAI', () => {
+  it('transcribes German with gpt-4o-mini-transcribe and answers the text', async () => {
+    openai.control.transcription.transcript = 'Wie kann ich besser schlafen?';
+    const response = await stt(webm(), { 'content-type': 'audio/webm;codecs=opus', 'x-audio-duration': '2.5' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await response.json()).toEqual({ text: 'Wie kann ich besser schlafen?' });
+    expect(openai.transcriptions()).toEqual([
+      {
+        provider: 'openai',
+        model: 'gpt-4o-mini-transcribe',
+        language: 'de',
+        fileName: 'utterance.webm',
+        fileType: 'audio/webm',
+        fileBytes: 2048,
+        apiKeyMatches: true,
+      },
+    ]);
+  });
+
+  it('uses OPENAI_STT_MODEL and takes the usual formats (Safari records MP4, files may be WAV)', async () => {
+    env.OPENAI_STT_MODEL = 'whisper-1';
+    for (const [type, name] of [
+      ['audio/mp4', 'utterance.mp4'],
+      ['audio/ogg;codecs=opus', 'utterance.ogg'],
+      ['audio/wav', 'utterance.wav'],
+    ] as const) {
+      const response = await stt(type === 'audio/wav' ? wav(1) : webm(), { 'content-type': type });
+      expect(response.status).toBe(200);
+      expect(openai.transcriptions().at(-1)).toMatchObject({ model: 'whisper-1', fileName: name });
+    }
+  });
+
+  it('answers an empty text when nothing was understood', async () => {
+    openai.control.transcription.failure = 'empty';
+    const response = await stt(wav(1), { 'content-type': 'audio/wav' });
+    expect(await response.json()).toEqual({ text: '' });
+  });
+
+  it.each(['http500', 'http401'] as const)('answers a provider %s as a processing problem, without the key', async (failure) => {
+    openai.control.transcription.failure = failure;
+    const response = await stt(webm(), { 'content-type': 'audio/webm' });
+    expect(response.status).toBe(502);
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({ error: { message: 'Es gab ein Problem bei der Verarbeitung.', code: 'provider_error' } });
+    expect(body).not.toContain(OPENAI_KEY);
+  });
+});
+
+describe('with ElevenLabs only', () => {
+  it('falls back to ElevenLabs speech to text when only its key is set', async () => {
+    Object.assign(env, { OPENAI_API_KEY: '', ELEVENLABS_API_KEY: ELEVENLABS_KEY, ELEVENLABS_BASE_URL: elevenLabs.url });
+    elevenLabs.control.transcription.transcript = 'Ich bin müde.';
+    const response = await stt(webm(), { 'content-type': 'audio/webm' });
+    expect(await response.json()).toEqual({ text: 'Ich bin müde.' });
+    expect(elevenLabs.transcriptions()).toEqual([
+      expect.objectContaining({ provider: 'elevenlabs', model: 'scribe_v1', language: 'de', fileType: 'audio/webm', apiKeyMatches: true }),
+    ]);
+    expect(openai.transcriptions()).toEqual([]);
+  });
+});
+
+describe('limits and refusals', () => {
+  it('says whether voice input by the server is available', async () => {
+    const get = () => fetch(`${harness.url}/functions/v1/stt`, { headers: { apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}` } });
+    expect(await (await get()).json()).toEqual({ available: true });
+    env.OPENAI_API_KEY = '';
+    expect(await (await get()).json()).toEqual({ available: false });
+  });
+
+  it('says the configuration is missing without any key', async () => {
+    env.OPENAI_API_KEY = '';
+    const response = await stt(webm(), { 'content-type': 'audio/webm' });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      error: { message: 'API-Konfiguration fehlt. Bitte kontaktieren Sie den Support.', code: 'not_configured' },
+    });
+  });
+
+  it('refuses other types, empty audio, more than 10 MB and more than 60 s, without asking the provider', async () => {
+    const refused = [
+      [await stt(webm(), { 'content-type': 'text/plain' }), 415, 'unsupported_type'],
+      [await stt(webm(), { 'content-type': 'video/webm' }), 415, 'unsupported_type'],
+      [await stt(new Uint8Array(0), { 'content-type': 'audio/webm' }), 400, 'empty_audio'],
+      [await stt(webm(10 * 1024 * 1024 + 1), { 'content-type': 'audio/webm' }), 413, 'too_large'],
+      [await stt(webm(), { 'content-type': 'audio/webm', 'x-audio-duration': '61' }), 413, 'too_large'],
+    ] as const;
+    for (const [response, status, code] of refused) {
+      expect(response.status).toBe(status);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(code);
+    }
+    expect(openai.transcriptions()).toEqual([]);
+  });
+
+  it('accepts exactly 10 MB and 60 s', async () => {
+    const response = await stt(webm(10 * 1024 * 1024), { 'content-type': 'audio/webm', 'x-audio-duration': '60' });
+    expect(response.status).toBe(200);
+    expect(openai.transcriptions()[0]?.fileBytes).toBe(10 * 1024 * 1024);
+  });
+
+  it('limits the requests per client (STT_RATE_LIMIT per minute)', async () => {
+    env.STT_RATE_LIMIT = '2';
+    const ip = { 'x-forwarded-for': '198.51.100.44', 'content-type': 'audio/webm' };
+    expect((await stt(webm(), ip)).status).toBe(200);
+    expect((await stt(webm(), ip)).status).toBe(200);
+    const limited = await stt(webm(), ip);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('refuses other methods and answers the preflight', async () => {
+    const put = await fetch(`${harness.url}/functions/v1/stt`, { method: 'PUT', headers: { authorization: `Bearer ${LOCAL_ANON_KEY}` } });
+    expect(put.status).toBe(405);
+    const preflight = await fetch(`${harness.url}/functions/v1/stt`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-headers': 'authorization, content-type, x-audio-duration' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization, content-type, x-audio-duration');
+  });
+});
