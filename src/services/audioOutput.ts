@@ -43,6 +43,12 @@ export function unlockAudio(): void {
   source.start();
 }
 
+/** The page's AudioContext (created on first use; started by `unlockAudio`), or null without Web Audio. */
+export function pageAudioContext(): AudioContext | null {
+  context ??= createContext();
+  return context;
+}
+
 /** One piece of speech (a clause or a sentence): played after every piece opened before it. */
 export interface OutputPiece {
   /** Adds 16-bit little-endian mono samples as they arrive (any byte count). */

@@ -221,6 +221,44 @@ export function pcmResponse(headers: Record<string, string> = {}, samples = 480)
   return new Response(body, { status: 200, headers: { 'content-type': 'audio/pcm', 'x-sample-rate': '24000', ...headers } });
 }
 
+/** A MediaRecorder as a test drives it: records into one chunk of the given bytes when stopped. */
+export class FakeMediaRecorder {
+  static instances: FakeMediaRecorder[] = [];
+  /** What the fake "records" per stop. */
+  static bytes = new Uint8Array([26, 69, 223, 163, 1, 2, 3, 4]);
+  static isTypeSupported(type: string): boolean {
+    return type === 'audio/webm;codecs=opus';
+  }
+  state: 'inactive' | 'recording' = 'inactive';
+  readonly mimeType: string;
+  ondataavailable: ((event: { data: Blob }) => void) | null = null;
+  onstop: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  constructor(
+    readonly stream: MediaStream,
+    options?: { mimeType?: string },
+  ) {
+    this.mimeType = options?.mimeType ?? '';
+    FakeMediaRecorder.instances.push(this);
+  }
+  start() {
+    this.state = 'recording';
+  }
+  stop() {
+    if (this.state !== 'recording') return;
+    this.state = 'inactive';
+    setTimeout(() => {
+      this.ondataavailable?.({ data: new Blob([FakeMediaRecorder.bytes], { type: this.mimeType }) });
+      this.onstop?.();
+    }, 0);
+  }
+}
+
+export function installMediaRecorder(): void {
+  FakeMediaRecorder.instances = [];
+  vi.stubGlobal('MediaRecorder', FakeMediaRecorder);
+}
+
 export interface RecordedRequest {
   url: string;
   method: string;

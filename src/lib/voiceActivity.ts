@@ -1,0 +1,178 @@
+/**
+ * A voice activity detector over 20 ms frames of microphone samples: decides when the visitor
+ * starts and stops speaking. Pure (no audio APIs), so it is tested on synthetic signals; the
+ * browser feeds it from an AudioWorklet (src/services/voiceActivity.ts).
+ *
+ * A frame counts as speech when all of these hold:
+ * - it is clearly louder than the background (an adaptive noise floor: it follows quieter frames at
+ *   once and rises slowly, so a steady fan or street noise becomes "background");
+ * - most of its energy lies in the speech band (300–3,400 Hz): hiss, rumble and clicks do not;
+ * - while the coach is speaking, it is louder than what an echo of the coach could be: echo
+ *   cancellation leaves at most a fraction of the playback level in the microphone, the visitor
+ *   speaking over the coach is louder than that.
+ * Speech starts after at least 250 ms of speech frames (gaps of up to 120 ms, the pauses between
+ * syllables, do not break the run): a cough, a click or a short noise does not interrupt the coach.
+ * Speech ends after 700 ms without a speech frame.
+ */
+
+export interface VoiceActivityOptions {
+  sampleRate: number;
+  /** Speech needed before `speech-start` (ms). */
+  minSpeechMs?: number;
+  /** Silence needed before `speech-end` (ms). */
+  endSilenceMs?: number;
+  /** How far above the noise floor a frame must be (dB). */
+  marginDb?: number;
+  /** Below this a frame is silence whatever the floor (dBFS). */
+  minLevelDb?: number;
+  /** Share of the frame's energy that must lie in the speech band. */
+  minSpeechBandShare?: number;
+  /** The loudest an echo of the coach can be, as a share of the playback level (RMS). */
+  echoShare?: number;
+}
+
+export type VoiceActivityEvent = 'speech-start' | 'speech-end';
+
+export interface FrameAnalysis {
+  levelDb: number;
+  speechBandShare: number;
+  speech: boolean;
+}
+
+export interface VoiceActivityDetector {
+  /**
+   * Analyses one frame. `playbackRms` is the loudness of what the coach plays at this moment (0 when
+   * silent). Returns the events this frame caused.
+   */
+  push(frame: Float32Array, playbackRms?: number): VoiceActivityEvent[];
+  /** Whether the visitor is speaking (between speech-start and speech-end). */
+  readonly speaking: boolean;
+  /** Milliseconds since the last speech frame (0 while a speech frame just came). */
+  readonly silenceMs: number;
+  /** The last frame's analysis (for tests and tuning). */
+  readonly last: FrameAnalysis | null;
+  reset(): void;
+}
+
+/** Frames of 20 ms: long enough for a level, short enough to react within a few frames. */
+export const FRAME_MS = 20;
+
+const GAP_TOLERANCE_MS = 120;
+/**
+ * The floor before anything was heard: a quiet room. A visitor who is already speaking when the
+ * detector starts is heard at once; a louder room raises the floor within seconds.
+ */
+const INITIAL_FLOOR_DB = -50;
+/** The floor rises this much per second when frames are louder than it. */
+const FLOOR_RISE_DB_PER_SECOND = 3;
+
+const toDb = (rms: number) => 20 * Math.log10(rms + 1e-9);
+
+/** A second-order (Butterworth) filter, after the Audio EQ Cookbook. */
+function biquad(kind: 'lowpass' | 'highpass', cutoff: number, sampleRate: number): (sample: number) => number {
+  const omega = (2 * Math.PI * cutoff) / sampleRate;
+  const alpha = Math.sin(omega) / Math.SQRT2;
+  const cos = Math.cos(omega);
+  const a0 = 1 + alpha;
+  const b1 = (kind === 'lowpass' ? 1 - cos : -(1 + cos)) / a0;
+  const b0 = (kind === 'lowpass' ? (1 - cos) / 2 : (1 + cos) / 2) / a0;
+  const a1 = (-2 * cos) / a0;
+  const a2 = (1 - alpha) / a0;
+  let x1 = 0;
+  let x2 = 0;
+  let y1 = 0;
+  let y2 = 0;
+  return (x0) => {
+    const y0 = b0 * x0 + b1 * x1 + b0 * x2 - a1 * y1 - a2 * y2;
+    x2 = x1;
+    x1 = x0;
+    y2 = y1;
+    y1 = y0;
+    return y0;
+  };
+}
+
+export function createVoiceActivityDetector(options: VoiceActivityOptions): VoiceActivityDetector {
+  const {
+    sampleRate,
+    minSpeechMs = 250,
+    endSilenceMs = 700,
+    marginDb = 10,
+    minLevelDb = -55,
+    minSpeechBandShare = 0.38,
+    echoShare = 0.5,
+  } = options;
+  // The speech band, 300–3,400 Hz (the telephone band): carried across frames, so a frame
+  // boundary is not a step.
+  const highPass = biquad('highpass', 300, sampleRate);
+  const lowPass = biquad('lowpass', 3_400, sampleRate);
+
+  let floorDb = INITIAL_FLOOR_DB;
+  let run = 0;
+  let gap = 0;
+  let speaking = false;
+  let silenceMs = 0;
+  let last: FrameAnalysis | null = null;
+
+  function analyse(frame: Float32Array, playbackRms: number): FrameAnalysis {
+    let total = 0;
+    let band = 0;
+    for (const sample of frame) {
+      total += sample * sample;
+      const inBand = lowPass(highPass(sample));
+      band += inBand * inBand;
+    }
+    const rms = Math.sqrt(total / Math.max(1, frame.length));
+    const levelDb = toDb(rms);
+    const speechBandShare = total > 0 ? band / total : 0;
+    const frameSeconds = frame.length / sampleRate;
+    if (levelDb < floorDb) floorDb = levelDb;
+    else floorDb += FLOOR_RISE_DB_PER_SECOND * frameSeconds;
+    const loudEnough = levelDb > Math.max(minLevelDb, floorDb + marginDb);
+    const notEcho = playbackRms <= 0 || rms > playbackRms * echoShare;
+    return { levelDb, speechBandShare, speech: loudEnough && speechBandShare >= minSpeechBandShare && notEcho };
+  }
+
+  return {
+    push(frame, playbackRms = 0) {
+      const analysis = analyse(frame, playbackRms);
+      last = analysis;
+      const ms = (frame.length / sampleRate) * 1000;
+      const events: VoiceActivityEvent[] = [];
+      if (analysis.speech) {
+        run += ms;
+        gap = 0;
+        silenceMs = 0;
+        if (!speaking && run >= minSpeechMs) {
+          speaking = true;
+          events.push('speech-start');
+        }
+      } else {
+        gap += ms;
+        silenceMs += ms;
+        if (gap > GAP_TOLERANCE_MS) run = 0;
+        if (speaking && silenceMs >= endSilenceMs) {
+          speaking = false;
+          run = 0;
+          events.push('speech-end');
+        }
+      }
+      return events;
+    },
+    get speaking() {
+      return speaking;
+    },
+    get silenceMs() {
+      return silenceMs;
+    },
+    get last() {
+      return last;
+    },
+    reset() {
+      run = 0;
+      gap = 0;
+      speaking = false;
+      silenceMs = 0;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * An AudioWorklet that cuts the microphone's samples into frames of 20 ms and posts each to the main
+ * thread, where the voice activity detector (src/lib/voiceActivity.ts) decides. Loaded as a file of
+ * its own (`?worker&url`): the CSP allows no inline code.
+ */
+
+interface ProcessorBase {
+  readonly port: MessagePort;
+}
+interface WorkletScope {
+  AudioWorkletProcessor: new () => ProcessorBase;
+  registerProcessor(name: string, processor: new () => ProcessorBase): void;
+  sampleRate: number;
+}
+const scope = globalThis as unknown as WorkletScope;
+
+const FRAME_SECONDS = 0.02;
+
+class MicFrames extends scope.AudioWorkletProcessor {
+  private frame = new Float32Array(Math.round(scope.sampleRate * FRAME_SECONDS));
+  private filled = 0;
+
+  process(inputs: Float32Array[][]): boolean {
+    const input = inputs[0]?.[0];
+    if (!input) return true;
+    for (const sample of input) {
+      this.frame[this.filled] = sample;
+      this.filled += 1;
+      if (this.filled === this.frame.length) {
+        this.port.postMessage(this.frame, [this.frame.buffer]);
+        this.frame = new Float32Array(this.frame.length);
+        this.filled = 0;
+      }
+    }
+    return true;
+  }
+}
+
+scope.registerProcessor('mic-frames', MicFrames);
