@@ -213,6 +213,13 @@ async function createOutput(audio: AudioContext): Promise<AudioOutput> {
 }
 
 let output: Promise<AudioOutput> | null = null;
+/** The output once it stands, for synchronous reads (the echo guard asks 50 times a second). */
+let ready: AudioOutput | null = null;
+
+/** The loudness of what is playing right now (0 when nothing is, or no output exists yet). */
+export function playbackLevel(): number {
+  return ready?.level() ?? 0;
+}
 
 /**
  * The page's audio output, ready to play. Rejects with PlaybackError: 'blocked' when the browser
@@ -226,7 +233,8 @@ export async function audioOutput(): Promise<AudioOutput> {
   await ensureRunning(audio);
   output ??= createOutput(audio);
   try {
-    return await output;
+    ready = await output;
+    return ready;
   } catch (error) {
     output = null;
     throw error instanceof PlaybackError ? error : new PlaybackError('failed', error instanceof Error ? error.message : String(error));

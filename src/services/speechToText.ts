@@ -116,6 +116,8 @@ export function recordUtterance(stream: MediaStream): Utterance {
       reject(new SpeechRecognitionError('failed', 'recorder error'));
     };
   }).then((audio) => {
+    // Dropped right after the recording ended (e.g. nothing was heard): never uploaded.
+    if (aborted) throw new DOMException('Recording aborted', 'AbortError');
     if (audio.size === 0) return '';
     return transcribe(audio, Math.min(MAX_UTTERANCE_MS, performance.now() - started), controller.signal);
   });

@@ -1,17 +1,21 @@
 import { ChatPanel } from './ChatPanel';
+import { HandsFreeSwitch } from './HandsFreeSwitch';
 import { useLiveCoach } from './useLiveCoach';
 import { VoiceButton } from './VoiceButton';
 
 /**
- * The live coach: the voice button, its status and, from the first click on, the chat panel.
- * Renders on the server as the idle button alone; everything that needs the browser happens in
- * event handlers and effects.
+ * The live coach: the voice button, its status, the hands-free switch and, from the first click
+ * on, the chat panel. Renders on the server as the idle button alone (hands-free off); everything
+ * that needs the browser happens in event handlers and effects.
  */
 export function LiveCoach() {
-  const { voice, chat, click, sendText, endConversation, rate } = useLiveCoach();
+  const { voice, chat, click, sendText, endConversation, rate, handsFree, setHandsFree } = useLiveCoach();
   return (
     <div className="mt-10 flex w-full flex-col items-center gap-10">
-      <VoiceButton state={voice} onClick={click} />
+      <div className="flex w-full flex-col items-center gap-6">
+        <VoiceButton state={voice} onClick={click} />
+        <HandsFreeSwitch on={handsFree} onChange={setHandsFree} />
+      </div>
       {chat.open ? (
         <ChatPanel
           chat={chat}

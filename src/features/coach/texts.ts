@@ -49,6 +49,12 @@ export const coachTexts = {
       'Die automatische Audiowiedergabe wurde vom Browser blockiert. Bitte erlaube die Audiowiedergabe oder lies die Textantwort.',
   },
 
+  /** The hands-free switch beside the voice button. */
+  handsFree: {
+    label: 'Freihändig sprechen',
+    hint: `Das Mikrofon bleibt offen: ${persona.name} hört nach jeder Antwort von selbst wieder zu, und du kannst sie jederzeit mit deiner Stimme unterbrechen.`,
+  },
+
   chat: {
     title: `Chat mit ${persona.name}`,
     you: 'Du',

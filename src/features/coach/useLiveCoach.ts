@@ -1,7 +1,9 @@
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { persona } from '../../config/persona';
 import { unlockAudio } from '../../services/audioOutput';
 import { CoachCallError, preloadCoach, sendRating } from '../../services/coach';
+import { openMicrophone } from '../../services/microphone';
+import { canRecord, recordUtterance, serverTranscriptionAvailable, type Utterance } from '../../services/speechToText';
 import {
   isSpeechRecognitionSupported,
   SpeechRecognitionError,
@@ -12,9 +14,11 @@ import {
 import { sameUtterance } from '../../lib/utterance';
 import { chatReducer, initialChatState, nextRequest, type ChatState } from './chatState';
 import { runReply } from './replyPipeline';
+import { useHandsFreePreference } from './handsFree';
 import { createSpeechQueue } from './speechQueue';
 import { coachTexts } from './texts';
-import { clickAction, initialVoiceState, voiceButtonReducer } from './voiceButtonMachine';
+import { useVoiceDetection } from './useVoiceDetection';
+import { clickAction, initialVoiceState, voiceButtonReducer, type VoiceState } from './voiceButtonMachine';
 
 const recognitionMessages: Record<RecognitionProblem, string> = {
   denied: coachTexts.errors.microphoneDenied,
@@ -37,6 +41,12 @@ function mark(name: 'transcript' | 'first-chunk' | 'first-audio'): void {
 
 /** How long the interim words must stay the same before the reply starts speculatively. */
 const SPECULATION_DELAY_MS = 400;
+/** With the microphone open, the voice detector must also have heard this much silence. */
+const SPECULATION_SILENCE_MS = 300;
+/** Recording without a single word for this long ends as 'Keine Sprache erkannt…' (speech-to-text path). */
+const NO_SPEECH_MS = 8_000;
+/** The browser's recognition service is unreachable or switched off: record and transcribe instead. */
+const SERVICE_FAILURES = new Set(['network', 'service-not-allowed']);
 
 /** A reply in progress; a speculative one waits for `confirm()` (or is dropped by `cancel()`). */
 interface PendingReply {
@@ -67,6 +77,21 @@ export function useLiveCoach() {
   }, [chat]);
   const recognition = useRef<RecognitionSession | null>(null);
   const speech = useRef<AbortController | null>(null);
+  const voiceRef = useRef<VoiceState>(voice);
+  useEffect(() => {
+    voiceRef.current = voice;
+  }, [voice]);
+
+  const [handsFree, setHandsFree] = useHandsFreePreference();
+  /** The utterance being recorded for the stt function (browsers without their own recognition). */
+  const utterance = useRef<Utterance | null>(null);
+  const [recording, setRecording] = useState(false);
+  /** The browser's recognition service failed (e.g. Chromium without Google's service): record instead. */
+  const recognitionBroken = useRef(false);
+  /** Whether the stt function has a provider; null until asked (when the chat opens). */
+  const serverTranscription = useRef<boolean | null>(null);
+  /** The visitor stopped listening with a click: hands-free waits for the next answer. */
+  const pausedByVisitor = useRef(false);
 
   /** Stops whatever the coach is saying or fetching right now. */
   const silence = useCallback(() => {
@@ -82,6 +107,9 @@ export function useLiveCoach() {
   const stopListening = useCallback(() => {
     recognition.current?.abort();
     recognition.current = null;
+    utterance.current?.abort();
+    utterance.current = null;
+    setRecording(false);
     if (speculationTimer.current !== null) clearTimeout(speculationTimer.current);
     speculationTimer.current = null;
     speculation.current?.cancel();
@@ -200,65 +228,189 @@ export function useLiveCoach() {
       if (speculationTimer.current !== null) clearTimeout(speculationTimer.current);
       speculationTimer.current = null;
       if (speculation.current || interim.trim() === '') return;
-      speculationTimer.current = window.setTimeout(() => {
-        speculationTimer.current = null;
-        if (recognition.current && silentLongEnough.current()) speculation.current = startReply(interim, { speculative: true });
-      }, SPECULATION_DELAY_MS);
+      const check = (delay: number) => {
+        speculationTimer.current = window.setTimeout(() => {
+          speculationTimer.current = null;
+          if (!recognition.current) return;
+          // Still hearing the visitor: look again shortly.
+          if (!silentLongEnough.current()) check(100);
+          else speculation.current = startReply(interim, { speculative: true });
+        }, delay);
+      };
+      check(SPECULATION_DELAY_MS);
     },
     [cancelSpeculation, startReply],
   );
 
-  const listen = useCallback(() => {
-    if (!isSpeechRecognitionSupported()) {
-      dispatchVoice({ type: 'UNSUPPORTED' });
-      return;
-    }
-    dispatchVoice({ type: 'LISTEN' });
+  /** Ends a listening session that failed or heard nothing. */
+  const listenFailed = useCallback(
+    (error: unknown) => {
+      recognition.current = null;
+      utterance.current = null;
+      setRecording(false);
+      cancelSpeculation();
+      dispatchVoice({ type: 'LISTEN_ERROR', message: recognitionMessage(error) });
+    },
+    [cancelSpeculation],
+  );
+
+  /** The visitor's final words: confirm the early reply if it guessed them, else ask. */
+  const heard = useCallback(
+    (text: string) => {
+      const started = speculation.current;
+      speculation.current = null;
+      if (speculationTimer.current !== null) clearTimeout(speculationTimer.current);
+      speculationTimer.current = null;
+      dispatchVoice({ type: 'TRANSCRIPT', text });
+      if (text === '') {
+        started?.cancel();
+        return;
+      }
+      mark('transcript');
+      if (started && sameUtterance(started.text, text)) started.confirm();
+      else {
+        started?.cancel();
+        ask(text);
+      }
+    },
+    [ask],
+  );
+
+  const detection = useVoiceDetection(chat.open && !chat.ended && (handsFree || recording), {
+    onSpeechStart: () => {
+      if (!handsFree || pausedByVisitor.current) return;
+      // Barge-in by voice: the visitor's own voice stops the coach and is listened to.
+      if (voiceRef.current.status === 'speaking') bargeInRef.current();
+      else if (voiceRef.current.status === 'ready') listenRef.current();
+    },
+    // The end of an utterance on the speech-to-text path.
+    onSpeechEnd: () => utterance.current?.stop(),
+    onProblem: (error) => dispatchVoice({ type: 'NOTICE', message: recognitionMessage(error) }),
+  });
+  useEffect(() => {
+    silentLongEnough.current = () => (detection.silenceMs() ?? SPECULATION_SILENCE_MS) >= SPECULATION_SILENCE_MS;
+  }, [detection]);
+
+  /** Records an utterance and has the stt function transcribe it (no recogniser in this browser). */
+  const listenByRecording = useCallback(() => {
+    setRecording(true);
+    openMicrophone().then((stream) => {
+      if (voiceRef.current.status !== 'listening') return;
+      detection.resetHeard();
+      const current = recordUtterance(stream);
+      utterance.current = current;
+      const noSpeech = window.setTimeout(() => {
+        if (!detection.heardSpeech()) current.stop();
+      }, NO_SPEECH_MS);
+      void current.recorded.then(() => {
+        clearTimeout(noSpeech);
+        if (utterance.current !== current) return;
+        // The detector heard no word: nothing to send.
+        if (detection.silenceMs() !== null && !detection.heardSpeech()) {
+          current.abort();
+          listenFailed(new SpeechRecognitionError('noSpeech', 'no speech'));
+          return;
+        }
+        dispatchVoice({ type: 'TRANSCRIBING' });
+      });
+      current.transcript.then(
+        (text) => {
+          if (utterance.current !== current) return;
+          utterance.current = null;
+          setRecording(false);
+          if (text === '') listenFailed(new SpeechRecognitionError('noSpeech', 'empty transcript'));
+          else heard(text);
+        },
+        (error: unknown) => {
+          if (utterance.current !== current) return;
+          listenFailed(error);
+        },
+      );
+    }, listenFailed);
+  }, [detection, heard, listenFailed]);
+
+  /** The browser's own recogniser (Chrome, Safari). */
+  const listenWithRecogniser = useCallback(() => {
     try {
-      const session = startRecognition({
+      recognition.current = startRecognition({
         onInterim: (text) => {
           dispatchVoice({ type: 'INTERIM', text });
           considerSpeculation(text);
         },
         onFinal: (text) => {
           recognition.current = null;
-          const started = speculation.current;
-          speculation.current = null;
-          if (speculationTimer.current !== null) clearTimeout(speculationTimer.current);
-          speculationTimer.current = null;
-          dispatchVoice({ type: 'TRANSCRIPT', text });
-          if (text === '') {
-            started?.cancel();
-            return;
-          }
-          mark('transcript');
-          if (started && sameUtterance(started.text, text)) started.confirm();
-          else {
-            started?.cancel();
-            ask(text);
-          }
+          heard(text);
         },
         onError: (error) => {
-          recognition.current = null;
-          cancelSpeculation();
-          dispatchVoice({ type: 'LISTEN_ERROR', message: recognitionMessage(error) });
+          if (SERVICE_FAILURES.has(error.code) && serverTranscription.current === true && canRecord()) {
+            // The recogniser's service is not there: go on listening by recording.
+            recognitionBroken.current = true;
+            recognition.current = null;
+            cancelSpeculation();
+            listenByRecording();
+            return;
+          }
+          listenFailed(error);
         },
         onEnd: () => {
+          if (recognitionBroken.current && utterance.current) return;
           recognition.current = null;
           cancelSpeculation();
           dispatchVoice({ type: 'LISTEN_END' });
         },
       });
-      recognition.current = session;
     } catch (error) {
-      dispatchVoice({ type: 'LISTEN_ERROR', message: recognitionMessage(error) });
+      listenFailed(error);
     }
-  }, [ask, considerSpeculation, cancelSpeculation]);
+  }, [considerSpeculation, cancelSpeculation, heard, listenByRecording, listenFailed]);
+
+  /** Starts listening (from ready, or from speaking as a barge-in) with whatever this browser has. */
+  const listen = useCallback(() => {
+    pausedByVisitor.current = false;
+    if (isSpeechRecognitionSupported() && !recognitionBroken.current) {
+      dispatchVoice({ type: 'LISTEN' });
+      listenWithRecogniser();
+      return;
+    }
+    const start = (available: boolean) => {
+      serverTranscription.current = available;
+      if (available && canRecord()) {
+        dispatchVoice({ type: 'LISTEN' });
+        listenByRecording();
+      } else {
+        // From speaking (a barge-in) the button first comes back to ready.
+        dispatchVoice({ type: 'DONE' });
+        dispatchVoice({ type: 'UNSUPPORTED' });
+      }
+    };
+    if (serverTranscription.current !== null) start(serverTranscription.current);
+    else void serverTranscriptionAvailable().then(start);
+  }, [listenWithRecogniser, listenByRecording]);
+
+  const bargeIn = useCallback(() => {
+    silence();
+    listen();
+  }, [silence, listen]);
+  const listenRef = useRef(listen);
+  const bargeInRef = useRef(bargeIn);
+  useEffect(() => {
+    listenRef.current = listen;
+    bargeInRef.current = bargeIn;
+  }, [listen, bargeIn]);
+
+  // Hands-free: once the coach has spoken (or on switching it on while ready), listen again by itself.
+  useEffect(() => {
+    if (!handsFree || !chat.open || chat.ended || pausedByVisitor.current) return;
+    if (voice.status === 'ready' && voice.hint === 'ready') listen();
+  }, [handsFree, chat.open, chat.ended, voice.status, voice.hint, listen]);
 
   const greet = useCallback(() => {
     dispatchVoice({ type: 'OPEN' });
     dispatchChat({ type: 'OPEN', greeting: persona.greeting });
     preloadCoach();
+    void serverTranscriptionAvailable().then((available) => {
+      serverTranscription.current = available;
+    });
     const controller = new AbortController();
     speech.current = controller;
     const queue = createSpeechQueue({
@@ -287,20 +439,17 @@ export function useLiveCoach() {
         return;
       case 'stop':
         // What was said so far still arrives as the final transcript and is sent.
+        pausedByVisitor.current = true;
         recognition.current?.stop();
+        utterance.current?.stop();
         return;
       case 'bargeIn':
-        silence();
-        if (isSpeechRecognitionSupported()) listen();
-        else {
-          dispatchVoice({ type: 'DONE' });
-          dispatchVoice({ type: 'UNSUPPORTED' });
-        }
+        bargeIn();
         return;
       case 'none':
         return;
     }
-  }, [voice.status, greet, listen, silence]);
+  }, [voice.status, greet, listen, bargeIn]);
 
   const sendText = useCallback(
     (text: string): boolean => {
@@ -332,5 +481,5 @@ export function useLiveCoach() {
     );
   }, []);
 
-  return { voice, chat, click, sendText, endConversation, rate };
+  return { voice, chat, click, sendText, endConversation, rate, handsFree, setHandsFree };
 }

@@ -92,6 +92,8 @@ export interface FakeWebAudio {
   autoPlay: boolean;
   /** Plays the oldest unplayed piece (it must be complete). */
   playNext(): void;
+  /** Delivers 20 ms microphone frames to the voice activity detector's worklet. */
+  micFrames(frames: Float32Array[]): void;
   reset(): void;
 }
 
@@ -110,7 +112,9 @@ export function installWebAudio(): FakeWebAudio {
 }
 
 function createWebAudio(): { state: FakeWebAudio; context: unknown; node: unknown } {
-  const players: { port: { onmessage: ((event: MessageEvent) => void) | null } }[] = [];
+  type Port = { onmessage: ((event: MessageEvent) => void) | null };
+  const players: { port: Port }[] = [];
+  const microphones: { port: Port }[] = [];
   const post = (data: unknown) => {
     for (const player of players) player.port.onmessage?.(new MessageEvent('message', { data }));
   };
@@ -126,6 +130,11 @@ function createWebAudio(): { state: FakeWebAudio; context: unknown; node: unknow
       piece.played = true;
       if (piece.samples > 0) post({ type: 'started', piece: piece.id });
       post({ type: 'ended', piece: piece.id });
+    },
+    micFrames(frames) {
+      for (const frame of frames) {
+        for (const microphone of microphones) microphone.port.onmessage?.(new MessageEvent('message', { data: frame }));
+      }
     },
     reset() {
       state.pieces = [];
@@ -179,9 +188,10 @@ function createWebAudio(): { state: FakeWebAudio; context: unknown; node: unknow
         if (command.type === 'format' && command.tempo !== undefined) state.tempos.push(command.tempo);
       },
     };
-    constructor() {
+    constructor(_context: unknown, name: string) {
       super();
-      players.push(this);
+      if (name === 'mic-frames') microphones.push(this);
+      else players.push(this);
     }
   }
   class FakeAudioContext {
@@ -203,6 +213,12 @@ function createWebAudio(): { state: FakeWebAudio; context: unknown; node: unknow
     createAnalyser() {
       return Object.assign(new FakeNode(), { fftSize: 2048, getFloatTimeDomainData: (array: Float32Array) => array.fill(0) });
     }
+    createMediaStreamSource() {
+      return new FakeNode();
+    }
+    createGain() {
+      return Object.assign(new FakeNode(), { gain: new FakeAudioParam() });
+    }
   }
   return { state, context: FakeAudioContext, node: FakeWorkletNode };
 }
@@ -219,6 +235,40 @@ export function pcmResponse(headers: Record<string, string> = {}, samples = 480)
     },
   });
   return new Response(body, { status: 200, headers: { 'content-type': 'audio/pcm', 'x-sample-rate': '24000', ...headers } });
+}
+
+/** The microphone as a test controls it: getUserMedia answers a stream whose tracks record `stop()`. */
+export interface FakeMicrophone {
+  /** getUserMedia refuses (the visitor denied access). */
+  deny: boolean;
+  /** Streams handed out. */
+  opened: number;
+  /** Whether every handed-out track has been stopped (the recording indicator is off). */
+  allStopped(): boolean;
+}
+
+export function installMicrophone(): FakeMicrophone {
+  const tracks: { stopped: boolean }[] = [];
+  const state: FakeMicrophone = {
+    deny: false,
+    opened: 0,
+    allStopped: () => tracks.every((track) => track.stopped),
+  };
+  const getUserMedia = () => {
+    if (state.deny) return Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    state.opened += 1;
+    const track = { stopped: false, stop: () => (track.stopped = true) };
+    tracks.push(track);
+    const stream = {
+      getTracks: () => [track],
+      get active() {
+        return !track.stopped;
+      },
+    };
+    return Promise.resolve(stream as unknown as MediaStream);
+  };
+  Object.defineProperty(navigator, 'mediaDevices', { value: { getUserMedia }, configurable: true });
+  return state;
 }
 
 /** A MediaRecorder as a test drives it: records into one chunk of the given bytes when stopped. */

@@ -1,0 +1,15 @@
+import { useCallback, useSyncExternalStore } from 'react';
+import { createBrowserStore } from '../../lib/browserStore';
+
+/**
+ * The visitor's choice of hands-free conversation, remembered in localStorage. Off by default (and
+ * on the server, so the prerendered page matches), which keeps the click-to-talk flow of the
+ * specification unchanged until the visitor switches it on.
+ */
+const store = createBrowserStore('coach.handsFree', (value): value is 'on' | 'off' => value === 'on' || value === 'off');
+
+export function useHandsFreePreference(): [boolean, (on: boolean) => void] {
+  const on = useSyncExternalStore(store.subscribe, () => store.get() === 'on', () => false);
+  const set = useCallback((value: boolean) => store.set(value ? 'on' : 'off'), []);
+  return [on, set];
+}
