@@ -36,6 +36,13 @@ describe('voice activity detector', () => {
     ]);
   });
 
+  it('unvoiced sounds after a voiced start (“Ich” → “ch”) keep the run going, so speech starts after 250 ms', () => {
+    const ich = concat(voice(0.1, 0.05), noise(0.3, 0.05, 11), voice(0.4, 0.05));
+    const events = detect(concat(quiet(0.5), ich, quiet(1)));
+    expect(events[0]?.event).toBe('speech-start');
+    expect(events[0]?.at).toBeLessThanOrEqual(500 + 280);
+  });
+
   it('a cough-like burst does not count: too short, or no speech in it', () => {
     // A short voiced sound (150 ms) …
     expect(detect(concat(quiet(0.5), voice(0.15, 0.08), quiet(1)))).toEqual([]);

@@ -11,7 +11,8 @@
  *   cancellation leaves at most a fraction of the playback level in the microphone, the visitor
  *   speaking over the coach is louder than that.
  * Speech starts after at least 250 ms of speech frames (gaps of up to 120 ms, the pauses between
- * syllables, do not break the run): a cough, a click or a short noise does not interrupt the coach.
+ * syllables, do not break the run; loud unvoiced frames such as "sch" count once voiced speech has
+ * begun): a cough, a click or a short noise does not interrupt the coach.
  * Speech ends after 700 ms without a speech frame.
  */
 
@@ -36,6 +37,9 @@ export type VoiceActivityEvent = 'speech-start' | 'speech-end';
 export interface FrameAnalysis {
   levelDb: number;
   speechBandShare: number;
+  /** Loud enough, and not an echo of the coach. */
+  loud: boolean;
+  /** Voiced speech: loud with most energy in the speech band. */
   speech: boolean;
 }
 
@@ -58,6 +62,8 @@ export interface VoiceActivityDetector {
 export const FRAME_MS = 20;
 
 const GAP_TOLERANCE_MS = 120;
+/** Voiced speech needed before unvoiced sounds count too. */
+const MIN_VOICED_MS = 60;
 /**
  * The floor before anything was heard: a quiet room. A visitor who is already speaking when the
  * detector starts is heard at once; a louder room raises the floor within seconds.
@@ -109,6 +115,7 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
 
   let floorDb = INITIAL_FLOOR_DB;
   let run = 0;
+  let voiced = 0;
   let gap = 0;
   let speaking = false;
   let silenceMs = 0;
@@ -130,7 +137,8 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
     else floorDb += FLOOR_RISE_DB_PER_SECOND * frameSeconds;
     const loudEnough = levelDb > Math.max(minLevelDb, floorDb + marginDb);
     const notEcho = playbackRms <= 0 || rms > playbackRms * echoShare;
-    return { levelDb, speechBandShare, speech: loudEnough && speechBandShare >= minSpeechBandShare && notEcho };
+    const loud = loudEnough && notEcho;
+    return { levelDb, speechBandShare, loud, speech: loud && speechBandShare >= minSpeechBandShare };
   }
 
   return {
@@ -139,8 +147,12 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
       last = analysis;
       const ms = (frame.length / sampleRate) * 1000;
       const events: VoiceActivityEvent[] = [];
-      if (analysis.speech) {
+      // Fricatives and plosives ("sch", "t") carry their energy above the speech band: loud frames
+      // count as speech once voiced speech has begun, never on their own (hiss, a cough).
+      const continues = analysis.loud && voiced >= MIN_VOICED_MS;
+      if (analysis.speech || continues) {
         run += ms;
+        if (analysis.speech) voiced += ms;
         gap = 0;
         silenceMs = 0;
         if (!speaking && run >= minSpeechMs) {
@@ -150,10 +162,14 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
       } else {
         gap += ms;
         silenceMs += ms;
-        if (gap > GAP_TOLERANCE_MS) run = 0;
+        if (gap > GAP_TOLERANCE_MS) {
+          run = 0;
+          voiced = 0;
+        }
         if (speaking && silenceMs >= endSilenceMs) {
           speaking = false;
           run = 0;
+          voiced = 0;
           events.push('speech-end');
         }
       }
@@ -170,6 +186,7 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
     },
     reset() {
       run = 0;
+      voiced = 0;
       gap = 0;
       speaking = false;
       silenceMs = 0;
