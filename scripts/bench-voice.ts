@@ -90,7 +90,7 @@ function installRecognition(page: Page) {
   })()`);
 }
 
-const button = 'main button[data-state]';
+const button = 'main button[data-state]:not([role=switch])';
 
 async function listen(page: Page) {
   await page.waitForFunction((selector) => document.querySelector(selector)?.getAttribute('data-state') === 'ready', button, {

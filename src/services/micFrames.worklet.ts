@@ -17,7 +17,8 @@ const scope = globalThis as unknown as WorkletScope;
 const FRAME_SECONDS = 0.02;
 
 class MicFrames extends scope.AudioWorkletProcessor {
-  private frame = new Float32Array(Math.round(scope.sampleRate * FRAME_SECONDS));
+  private readonly size = Math.round(scope.sampleRate * FRAME_SECONDS);
+  private frame = new Float32Array(this.size);
   private filled = 0;
 
   process(inputs: Float32Array[][]): boolean {
@@ -26,9 +27,10 @@ class MicFrames extends scope.AudioWorkletProcessor {
     for (const sample of input) {
       this.frame[this.filled] = sample;
       this.filled += 1;
-      if (this.filled === this.frame.length) {
+      if (this.filled === this.size) {
+        // The frame's buffer moves to the main thread (no copy); a new one is filled from here on.
         this.port.postMessage(this.frame, [this.frame.buffer]);
-        this.frame = new Float32Array(this.frame.length);
+        this.frame = new Float32Array(this.size);
         this.filled = 0;
       }
     }

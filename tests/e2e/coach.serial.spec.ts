@@ -16,8 +16,10 @@ import {
   persona,
   recordBrowserSpeech,
   say,
+  speech,
   textInput,
   uploadKnowledge,
+  voiceButton,
   watchAudio,
 } from './coach';
 import { controlUrl, fakeElevenLabsUrl, fakeOpenAIUrl } from './env';
@@ -106,6 +108,37 @@ test.describe('live coach with providers changed', () => {
     await expect(notice(page)).toHaveText('');
     expect(synthesisRequests).toEqual([]);
   });
+
+  test('no recogniser and no speech-to-text provider: "Browser unterstützt keine Spracherkennung", and the text input still works', async ({
+    page,
+  }) => {
+    await post(`${controlUrl}/env`, { unset: ['OPENAI_API_KEY', 'ELEVENLABS_API_KEY'] });
+    await recordBrowserSpeech(page);
+    await openCoach(page, { supported: false });
+    await expectState(page, 'ready', { timeout: 10_000 });
+    await voiceButton(page).click();
+    await expect(notice(page)).toHaveText('Browser unterstützt keine Spracherkennung');
+    await textInput(page).fill('Was hilft gegen Stress?');
+    await textInput(page).press('Enter');
+    await expect(lastAssistant(page)).not.toHaveText('', { timeout: 10_000 });
+  });
+
+  for (const [code, message] of [
+    ['service-not-allowed', 'Mikrofon-Zugriff verweigert. Bitte erlaube den Zugriff.'],
+    ['network', 'Es gab ein Problem bei der Verarbeitung.'],
+  ] as const) {
+    test(`without a speech-to-text provider the recogniser's ${code} shows "${message}"`, async ({ page }) => {
+      await post(`${controlUrl}/env`, { unset: ['OPENAI_API_KEY', 'ELEVENLABS_API_KEY'] });
+      await recordBrowserSpeech(page);
+      await openCoach(page);
+      await expectState(page, 'ready', { timeout: 10_000 });
+      await voiceButton(page).click();
+      await expectState(page, 'listening');
+      await speech(page).fail(code);
+      await expect(notice(page)).toHaveText(message);
+      await expectState(page, 'ready');
+    });
+  }
 
   test('saved speed and pitch: the rest of the tempo in the player, the pitch through SoundTouch', async ({ page, service }) => {
     const { error } = await service.from('voice_configs').update({ speed: 1.5, pitch: 1.3 }).eq('is_active', true);

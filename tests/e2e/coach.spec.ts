@@ -114,11 +114,13 @@ test.describe('live coach', () => {
     expect(asked).toEqual([]);
   });
 
+  // A failing recognition service ('network', 'service-not-allowed', …) is replaced by recording when
+  // the stt function has a provider (coach-voice.spec.ts); without one its messages are in
+  // coach.serial.spec.ts.
   for (const [code, message] of [
     ['not-allowed', 'Mikrofon-Zugriff verweigert. Bitte erlaube den Zugriff.'],
-    ['service-not-allowed', 'Mikrofon-Zugriff verweigert. Bitte erlaube den Zugriff.'],
     ['no-speech', 'Keine Sprache erkannt. Bitte sprich deutlicher.'],
-    ['network', 'Es gab ein Problem bei der Verarbeitung.'],
+    ['bad-grammar', 'Es gab ein Problem bei der Verarbeitung.'],
   ] as const) {
     test(`recognition error ${code} shows "${message}"`, async ({ page }) => {
       await openCoach(page);
@@ -129,15 +131,6 @@ test.describe('live coach', () => {
       await expectState(page, 'ready');
     });
   }
-
-  test('a browser without speech recognition says so, and the text input still works', async ({ page }) => {
-    await openCoach(page, { supported: false });
-    await voiceButton(page).click();
-    await expect(notice(page)).toHaveText('Browser unterstützt keine Spracherkennung');
-    await textInput(page).fill('Was hilft gegen Stress?');
-    await textInput(page).press('Enter');
-    await expect(lastAssistant(page)).toHaveText(reply, { timeout: 10_000 });
-  });
 
   test('text input: Enter sends only non-blank text; the answer streams into the panel', async ({ page }) => {
     const asked: string[] = [];

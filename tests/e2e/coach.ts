@@ -8,6 +8,8 @@
 import type { Page } from '@playwright/test';
 import { persona } from '../../src/config/persona';
 import { coachTexts } from '../../src/features/coach/texts';
+import { chromiumArgs, findChromium } from '../../scripts/find-chromium';
+import { fakeMicrophoneArgs } from '../fixtures/audio/fakeMicrophone';
 import { makeTextPdf, wrapParagraphs } from '../fixtures/pdf/makePdf';
 import { KNOWLEDGE_TAB, documentRow, expect, uploadPdfs } from './admin';
 import { fakeOpenAIUrl } from './env';
@@ -200,6 +202,40 @@ export async function recordBrowserSpeech(page: Page) {
 }
 
 export const browserSpeech = (page: Page) => page.evaluate(() => window.__spoken ?? []);
+
+/** Keeps every microphone stream the page opens, to check that each is given back. */
+export async function watchMicrophone(page: Page) {
+  await page.addInitScript(() => {
+    const streams: MediaStream[] = [];
+    Object.defineProperty(window, '__microphone', { value: streams });
+    const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    navigator.mediaDevices.getUserMedia = async (constraints) => {
+      const stream = await open(constraints);
+      streams.push(stream);
+      return stream;
+    };
+  });
+}
+
+/** Per stream the page opened: whether its tracks still record ('live') or were given back ('ended'). */
+export const microphoneStreams = (page: Page) =>
+  page.evaluate(() =>
+    ((window as unknown as { __microphone?: MediaStream[] }).__microphone ?? []).map((stream) =>
+      stream.getTracks().every((track) => track.readyState === 'ended') ? 'ended' : 'live',
+    ),
+  );
+
+/**
+ * Test options for a spec file whose browser has a fake microphone playing `wav` (a launch option:
+ * one microphone file per spec file), with the microphone permission granted.
+ */
+export const withMicrophone = (wav: string) => ({
+  launchOptions: { executablePath: findChromium(), args: [...chromiumArgs, ...fakeMicrophoneArgs(wav)] },
+  permissions: ['microphone'],
+});
+
+/** Switches hands-free on before the page loads (the switch remembers the choice). */
+export const handsFreeOn = (page: Page) => page.addInitScript(() => window.localStorage.setItem('coach.handsFree', 'on'));
 
 export const voiceButton = (page: Page) =>
   page.getByRole('main').getByRole('button', { name: /Klick hier|Ich höre zu|spricht\.\.\.|Einen Moment/ });

@@ -19,10 +19,12 @@ let harness: Harness;
 const env: Record<string, string> = {};
 
 /** A real (silent) 16-bit mono WAV of the given length. */
-function wav(seconds: number, sampleRate = 16_000): Uint8Array {
+function wav(seconds: number, sampleRate = 16_000): Uint8Array<ArrayBuffer> {
   const samples = Math.round(seconds * sampleRate);
   const view = new DataView(new ArrayBuffer(44 + samples * 2));
-  const ascii = (offset: number, text: string) => [...text].forEach((char, index) => view.setUint8(offset + index, char.charCodeAt(0)));
+  const ascii = (offset: number, text: string) => {
+    for (let index = 0; index < text.length; index += 1) view.setUint8(offset + index, text.charCodeAt(index));
+  };
   ascii(0, 'RIFF');
   view.setUint32(4, 36 + samples * 2, true);
   ascii(8, 'WAVE');

@@ -249,7 +249,10 @@ describe('voice input without the browser’s recogniser (speech to text)', () =
     const user = await openCoach();
     await waitFor(() => expect(voiceButton()).toHaveTextContent(coachTexts.button.ready));
     await user.click(voiceButton());
-    act(() => FakeRecognition.latest().fail('network'));
+    act(() => {
+      FakeRecognition.latest().fail('network');
+      FakeRecognition.latest().end();
+    });
     await waitFor(() => expect(FakeMediaRecorder.instances).toHaveLength(1));
     expect(voiceButton()).toHaveTextContent(coachTexts.button.listening);
     speak();

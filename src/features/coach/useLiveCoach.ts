@@ -45,8 +45,11 @@ const SPECULATION_DELAY_MS = 400;
 const SPECULATION_SILENCE_MS = 300;
 /** Recording without a single word for this long ends as 'Keine Sprache erkannt…' (speech-to-text path). */
 const NO_SPEECH_MS = 8_000;
-/** The browser's recognition service is unreachable or switched off: record and transcribe instead. */
-const SERVICE_FAILURES = new Set(['network', 'service-not-allowed']);
+/**
+ * The browser's recognition service is unreachable, switched off, or cannot capture (Chromium
+ * without Google's speech service): record and transcribe instead.
+ */
+const SERVICE_FAILURES = new Set(['network', 'service-not-allowed', 'audio-capture', 'language-not-supported']);
 
 /** A reply in progress; a speculative one waits for `confirm()` (or is dropped by `cancel()`). */
 interface PendingReply {
@@ -331,6 +334,8 @@ export function useLiveCoach() {
 
   /** The browser's own recogniser (Chrome, Safari). */
   const listenWithRecogniser = useCallback(() => {
+    /** The recogniser failed and recording took over: its end is not the end of listening. */
+    let replaced = false;
     try {
       recognition.current = startRecognition({
         onInterim: (text) => {
@@ -345,6 +350,7 @@ export function useLiveCoach() {
           if (SERVICE_FAILURES.has(error.code) && serverTranscription.current === true && canRecord()) {
             // The recogniser's service is not there: go on listening by recording.
             recognitionBroken.current = true;
+            replaced = true;
             recognition.current = null;
             cancelSpeculation();
             listenByRecording();
@@ -353,7 +359,7 @@ export function useLiveCoach() {
           listenFailed(error);
         },
         onEnd: () => {
-          if (recognitionBroken.current && utterance.current) return;
+          if (replaced) return;
           recognition.current = null;
           cancelSpeculation();
           dispatchVoice({ type: 'LISTEN_END' });
