@@ -15,8 +15,10 @@ function detect(signal: Float32Array, playbackRms = 0): { event: VoiceActivityEv
 describe('voice activity detector', () => {
   it('hears speech after a quarter of a second, and its end after 700 ms of silence', () => {
     const events = detect(concat(quiet(0.5), voice(1.5, 0.05), quiet(1.2)));
-    expect(events.map(({ event }) => event)).toEqual(['speech-start', 'speech-end']);
-    const [start, end] = events;
+    expect(events.map(({ event }) => event)).toEqual(['speech-maybe', 'speech-start', 'speech-end']);
+    const [maybe, start, end] = events;
+    // Probably the visitor after a tenth of a second: the coach can go quiet while it is decided.
+    expect(maybe?.at).toBeLessThanOrEqual(500 + 120);
     expect(start?.at).toBeGreaterThanOrEqual(500 + 250);
     expect(start?.at).toBeLessThanOrEqual(500 + 300);
     expect(end?.at).toBeGreaterThanOrEqual(2_000 + 700);
@@ -31,6 +33,7 @@ describe('voice activity detector', () => {
   it('hears speech over steady background noise', () => {
     const background = noise(3, 0.005, 3);
     expect(detect(mix(background, concat(quiet(1), voice(1.2, 0.05), quiet(0.8)))).map(({ event }) => event)).toEqual([
+      'speech-maybe',
       'speech-start',
       'speech-end',
     ]);
@@ -38,14 +41,13 @@ describe('voice activity detector', () => {
 
   it('unvoiced sounds after a voiced start (“Ich” → “ch”) keep the run going, so speech starts after 250 ms', () => {
     const ich = concat(voice(0.1, 0.05), noise(0.3, 0.05, 11), voice(0.4, 0.05));
-    const events = detect(concat(quiet(0.5), ich, quiet(1)));
-    expect(events[0]?.event).toBe('speech-start');
-    expect(events[0]?.at).toBeLessThanOrEqual(500 + 280);
+    const start = detect(concat(quiet(0.5), ich, quiet(1))).find(({ event }) => event === 'speech-start');
+    expect(start?.at).toBeLessThanOrEqual(500 + 280);
   });
 
   it('a cough-like burst does not count: too short, or no speech in it', () => {
-    // A short voiced sound (150 ms) …
-    expect(detect(concat(quiet(0.5), voice(0.15, 0.08), quiet(1)))).toEqual([]);
+    // A short voiced sound (150 ms) may silence the coach for a moment, and then lets it go on …
+    expect(detect(concat(quiet(0.5), voice(0.15, 0.08), quiet(1))).map(({ event }) => event)).toEqual(['speech-maybe', 'speech-dropped']);
     // … and a loud broadband burst of half a second.
     expect(detect(concat(quiet(0.5), noise(0.5, 0.1), quiet(1)))).toEqual([]);
   });
@@ -57,8 +59,8 @@ describe('voice activity detector', () => {
     // The visitor speaks over it, louder than any echo.
     const overlap = mix(voice(2, playback / 3), concat(quiet(0.5), voice(1.5, playback)));
     const events = detect(concat(quiet(0.3), overlap), playback);
-    expect(events.map(({ event }) => event)).toEqual(['speech-start']);
-    expect(events[0]?.at).toBeGreaterThanOrEqual(300 + 500 + 250);
+    expect(events.map(({ event }) => event)).toEqual(['speech-maybe', 'speech-start']);
+    expect(events[1]?.at).toBeGreaterThanOrEqual(300 + 500 + 250);
   });
 
   it('counts the silence since the last speech, for an early start', () => {

@@ -32,7 +32,12 @@ export interface VoiceActivityOptions {
   echoShare?: number;
 }
 
-export type VoiceActivityEvent = 'speech-start' | 'speech-end';
+/**
+ * 'speech-maybe': 100 ms of voice, not yet enough to be sure (the coach can go quiet at once);
+ * 'speech-dropped': that was a false start (a cough, a click: the coach goes on);
+ * 'speech-start' / 'speech-end': the visitor speaks / has stopped.
+ */
+export type VoiceActivityEvent = 'speech-maybe' | 'speech-dropped' | 'speech-start' | 'speech-end';
 
 export interface FrameAnalysis {
   levelDb: number;
@@ -64,6 +69,8 @@ export const FRAME_MS = 20;
 const GAP_TOLERANCE_MS = 120;
 /** Voiced speech needed before unvoiced sounds count too. */
 const MIN_VOICED_MS = 60;
+/** Voice for this long is probably the visitor: worth silencing the coach while it is decided. */
+const MAYBE_MS = 100;
 /**
  * The floor before anything was heard: a quiet room. A visitor who is already speaking when the
  * detector starts is heard at once; a louder room raises the floor within seconds.
@@ -117,6 +124,7 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
   let run = 0;
   let voiced = 0;
   let gap = 0;
+  let maybe = false;
   let speaking = false;
   let silenceMs = 0;
   let last: FrameAnalysis | null = null;
@@ -157,7 +165,11 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
         silenceMs = 0;
         if (!speaking && run >= minSpeechMs) {
           speaking = true;
+          maybe = false;
           events.push('speech-start');
+        } else if (!speaking && !maybe && run >= MAYBE_MS && voiced >= MIN_VOICED_MS) {
+          maybe = true;
+          events.push('speech-maybe');
         }
       } else {
         gap += ms;
@@ -165,6 +177,10 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
         if (gap > GAP_TOLERANCE_MS) {
           run = 0;
           voiced = 0;
+          if (maybe) {
+            maybe = false;
+            events.push('speech-dropped');
+          }
         }
         if (speaking && silenceMs >= endSilenceMs) {
           speaking = false;
@@ -188,6 +204,7 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
       run = 0;
       voiced = 0;
       gap = 0;
+      maybe = false;
       speaking = false;
       silenceMs = 0;
     },

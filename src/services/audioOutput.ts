@@ -71,6 +71,10 @@ export interface AudioOutput {
   piece(format: PieceFormat, onStart?: () => void): OutputPiece;
   /** Stops at once and drops everything queued (barge-in, end of the conversation). */
   stop(): void;
+  /** Goes silent at once, keeping its place (the visitor may be starting to speak). */
+  hold(): void;
+  /** Goes on after `hold()` (it was a cough, not the visitor speaking). */
+  release(): void;
   /** The loudness (RMS, 0–1) of what is being played right now; the echo guard of voice detection reads it. */
   level(): number;
 }
@@ -200,8 +204,15 @@ async function createOutput(audio: AudioContext): Promise<AudioOutput> {
       };
     },
     stop() {
+      send({ type: 'release' });
       send({ type: 'clear', next: nextPiece });
       for (const entry of [...pending.values()]) entry.finish();
+    },
+    hold() {
+      send({ type: 'hold' });
+    },
+    release() {
+      send({ type: 'release' });
     },
     level() {
       analyser.getFloatTimeDomainData(samples);
@@ -219,6 +230,16 @@ let ready: AudioOutput | null = null;
 /** The loudness of what is playing right now (0 when nothing is, or no output exists yet). */
 export function playbackLevel(): number {
   return ready?.level() ?? 0;
+}
+
+/** Silences the output at once, keeping its place (no-op without an output). */
+export function holdOutput(): void {
+  ready?.hold();
+}
+
+/** Lets a held output go on. */
+export function releaseOutput(): void {
+  ready?.release();
 }
 
 /**

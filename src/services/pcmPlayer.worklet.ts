@@ -6,7 +6,8 @@
  * piece it is playing has not arrived far enough yet.
  *
  * Messages in: `push` (samples of a piece), `end` (a piece is complete), `clear` (barge-in: drop
- * everything at once), `format` (source sample rate and tempo). Messages out: `started` (the first
+ * everything at once), `format` (source sample rate and tempo), `hold` / `release` (silent at once
+ * while the visitor may be starting to speak, then on from the same place if it was a false start). Messages out: `started` (the first
  * sample of a piece is being played) and `ended` (its last sample was played).
  *
  * Tempo: the samples are read `tempo` times faster (linear interpolation), which also raises the
@@ -29,7 +30,10 @@ export type PlayerCommand =
   | { type: 'end'; piece: number }
   /** Drops every piece; the next piece to play is `next`. */
   | { type: 'clear'; next: number }
-  | { type: 'format'; sourceRate: number; tempo: number };
+  | { type: 'format'; sourceRate: number; tempo: number }
+  /** Silence at once without losing the place (the visitor may be starting to speak); `release` goes on. */
+  | { type: 'hold' }
+  | { type: 'release' };
 
 export type PlayerEvent = { type: 'started'; piece: number } | { type: 'ended'; piece: number };
 
@@ -59,6 +63,7 @@ class PcmPlayer extends scope.AudioWorkletProcessor {
   private position = 0;
   /** Source samples per output sample: source rate / context rate × tempo. */
   private step = 1;
+  private held = false;
 
   constructor() {
     super();
@@ -89,6 +94,12 @@ class PcmPlayer extends scope.AudioWorkletProcessor {
         return;
       case 'format':
         this.step = (command.sourceRate / scope.sampleRate) * command.tempo;
+        return;
+      case 'hold':
+        this.held = true;
+        return;
+      case 'release':
+        this.held = false;
         return;
     }
   }
@@ -126,6 +137,10 @@ class PcmPlayer extends scope.AudioWorkletProcessor {
   process(_inputs: Float32Array[][], outputs: Float32Array[][]): boolean {
     const output = outputs[0]?.[0];
     if (!output) return true;
+    if (this.held) {
+      output.fill(0);
+      return true;
+    }
     for (let frame = 0; frame < output.length; frame += 1) {
       const index = Math.floor(this.position);
       const first = this.sampleAt(index);

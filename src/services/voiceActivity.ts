@@ -9,6 +9,10 @@ import { createVoiceActivityDetector } from '../lib/voiceActivity';
 import { pageAudioContext } from './audioOutput';
 
 export interface VoiceActivityHandlers {
+  /** Probably the visitor (100 ms of voice); not decided yet. */
+  onSpeechMaybe(): void;
+  /** It was not the visitor after all (a cough, a click). */
+  onSpeechDropped(): void;
   /** The visitor started speaking (at least 250 ms of speech). */
   onSpeechStart(): void;
   /** The visitor stopped speaking (700 ms of silence after speech). */
@@ -50,7 +54,9 @@ export async function watchVoiceActivity(stream: MediaStream, handlers: VoiceAct
   frames.port.onmessage = (event: MessageEvent<Float32Array>) => {
     if (stopped) return;
     for (const change of detector.push(event.data, handlers.playbackLevel())) {
-      if (change === 'speech-start') handlers.onSpeechStart();
+      if (change === 'speech-maybe') handlers.onSpeechMaybe();
+      else if (change === 'speech-dropped') handlers.onSpeechDropped();
+      else if (change === 'speech-start') handlers.onSpeechStart();
       else handlers.onSpeechEnd();
     }
   };

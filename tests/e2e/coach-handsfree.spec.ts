@@ -40,6 +40,7 @@ test('a whole round without a click: greeting, listening by itself, answer, list
   const events = await audioEvents(page);
   expect(events).toContain('ended');
   expect(events).not.toContain('stop');
+  expect(events).not.toContain('hold');
   expect(await speech(page).instances()).toHaveLength(2);
 });
 

@@ -26,7 +26,10 @@ interface FakeSpeechControl {
 }
 
 interface AudioLog {
-  /** 'playing' (a piece's first sound), 'ended' (its last), 'stop' (everything dropped), 'blocked'. */
+  /**
+   * 'playing' (a piece's first sound), 'ended' (its last), 'stop' (everything dropped), 'hold' /
+   * 'release' (silent while the visitor may be starting to speak), 'blocked'.
+   */
   events: string[];
   /** The tempo the player was set to, each time it changed. */
   tempos: number[];
@@ -148,6 +151,7 @@ export async function watchAudio(page: Page, { blockAutoplay = false }: { blockA
         Object.defineProperty(port, 'postMessage', {
           value: (message: { type: string; tempo?: number }, transfer?: Transferable[]) => {
             if (message.type === 'clear') log.events.push('stop');
+            if (message.type === 'hold' || message.type === 'release') log.events.push(message.type);
             if (message.type === 'format' && message.tempo !== undefined) log.tempos.push(message.tempo);
             post(message, transfer ?? []);
           },

@@ -151,14 +151,20 @@ describe('hands-free conversation', () => {
     act(() => audio.playNext());
     await waitFor(() => expect(voiceButton()).toHaveTextContent(`${persona.name} spricht...`));
     const clears = audio.clears;
-    act(() => audio.micFrames(frames(concat(voice(0.15, 0.08), quiet(0.5)))));
+    // The first tenth of a second of voice silences the coach while it is decided…
+    act(() => audio.micFrames(frames(voice(0.12, 0.08))));
+    expect(audio.held).toBe(true);
+    // …a cough ends there, and the coach goes on from where it was.
+    act(() => audio.micFrames(frames(concat(voice(0.03, 0.08), quiet(0.5)))));
+    expect(audio.held).toBe(false);
     expect(voiceButton()).toHaveTextContent(`${persona.name} spricht...`);
     expect(audio.clears).toBe(clears);
   });
 
   it('ending the conversation releases the microphone, and so does leaving the page', async () => {
     const user = await openCoach();
-    await waitFor(() => expect(microphone.opened).toBe(1));
+    await waitFor(() => expect(voiceButton()).toHaveTextContent(coachTexts.button.listening));
+    expect(microphone.opened).toBe(1);
     act(() => {
       FakeRecognition.latest().hear(['Hallo.', true]);
       FakeRecognition.latest().end();

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { persona } from '../../config/persona';
-import { unlockAudio } from '../../services/audioOutput';
+import { holdOutput, releaseOutput, unlockAudio } from '../../services/audioOutput';
 import { CoachCallError, preloadCoach, sendRating } from '../../services/coach';
 import { openMicrophone } from '../../services/microphone';
 import { canRecord, recordUtterance, serverTranscriptionAvailable, type Utterance } from '../../services/speechToText';
@@ -279,7 +279,17 @@ export function useLiveCoach() {
     [ask],
   );
 
+  /** Whether the visitor's voice should interrupt the coach right now. */
+  const interruptible = () => handsFree && !pausedByVisitor.current && voiceRef.current.status === 'speaking';
   const detection = useVoiceDetection(chat.open && !chat.ended && (handsFree || recording), {
+    // Probably the visitor: the coach goes quiet at once, keeping its place while it is decided…
+    onSpeechMaybe: () => {
+      if (interruptible()) holdOutput();
+    },
+    // …and goes on if it was a cough.
+    onSpeechDropped: () => {
+      if (interruptible()) releaseOutput();
+    },
     onSpeechStart: () => {
       if (!handsFree || pausedByVisitor.current) return;
       // Barge-in by voice: the visitor's own voice stops the coach and is listened to.

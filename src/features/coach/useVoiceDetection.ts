@@ -4,6 +4,8 @@ import { openMicrophone, releaseMicrophone } from '../../services/microphone';
 import { watchVoiceActivity, type VoiceActivityWatch } from '../../services/voiceActivity';
 
 export interface VoiceDetectionHandlers {
+  onSpeechMaybe(): void;
+  onSpeechDropped(): void;
   onSpeechStart(): void;
   onSpeechEnd(): void;
   /** The microphone could not be opened (denied, missing). */
@@ -38,6 +40,8 @@ export function useVoiceDetection(active: boolean, handlers: VoiceDetectionHandl
     openMicrophone()
       .then((stream) =>
         watchVoiceActivity(stream, {
+          onSpeechMaybe: () => latest.current.onSpeechMaybe(),
+          onSpeechDropped: () => latest.current.onSpeechDropped(),
           onSpeechStart: () => {
             heard.current = true;
             latest.current.onSpeechStart();

@@ -84,6 +84,8 @@ export interface FakeWebAudio {
   pieces: FakePiece[];
   /** `clear` commands (barge-in, stop). */
   clears: number;
+  /** Whether the player is held silent (the visitor may be starting to speak). */
+  held: boolean;
   /** Tempo of each `format` command. */
   tempos: number[];
   /** The context will not start (the browser blocks audio). */
@@ -121,6 +123,7 @@ function createWebAudio(): { state: FakeWebAudio; context: unknown; node: unknow
   const state: FakeWebAudio = {
     pieces: [],
     clears: 0,
+    held: false,
     tempos: [],
     suspended: false,
     autoPlay: false,
@@ -139,6 +142,7 @@ function createWebAudio(): { state: FakeWebAudio; context: unknown; node: unknow
     reset() {
       state.pieces = [];
       state.clears = 0;
+      state.held = false;
       state.tempos = [];
       state.suspended = false;
       state.autoPlay = false;
@@ -186,6 +190,8 @@ function createWebAudio(): { state: FakeWebAudio; context: unknown; node: unknow
           for (const entry of state.pieces) entry.played = true;
         }
         if (command.type === 'format' && command.tempo !== undefined) state.tempos.push(command.tempo);
+        if (command.type === 'hold') state.held = true;
+        if (command.type === 'release') state.held = false;
       },
     };
     constructor(_context: unknown, name: string) {
