@@ -7,7 +7,7 @@ export function HandsFreeSwitch({ on, onChange }: { on: boolean; onChange: (on: 
   const id = useId();
   const hintId = `${id}-hint`;
   return (
-    <div className="flex max-w-md items-start gap-3">
+    <div className="flex max-w-md items-start gap-3 text-left">
       <Switch.Root
         id={id}
         checked={on}
