@@ -49,7 +49,17 @@ function stt(body: BodyInit | null, headers: Record<string, string> = {}): Promi
   });
 }
 
-const webm = (bytes = 2048) => new Uint8Array(bytes).fill(7);
+/** A body that begins as its format does (the function checks the signature), padded to `bytes`. */
+function file(start: readonly number[] | string, bytes: number): Uint8Array<ArrayBuffer> {
+  const audio = new Uint8Array(bytes).fill(7);
+  audio.set(typeof start === 'string' ? Uint8Array.from(Buffer.from(start, 'latin1')) : start);
+  return audio;
+}
+/** WebM (EBML header), as Chrome's and Firefox's MediaRecorder write it. */
+const webm = (bytes = 2048) => file([0x1a, 0x45, 0xdf, 0xa3], bytes);
+const ogg = (bytes = 2048) => file('OggS', bytes);
+/** MP4 (an `ftyp` box first), as Safari's MediaRecorder writes it. */
+const mp4 = (bytes = 2048) => file('\0\0\0\x18ftypM4A ', bytes);
 
 beforeAll(async () => {
   openai = await startFakeOpenAI({ apiKey: OPENAI_KEY });
@@ -98,7 +108,8 @@ describe('with OpenAI', () => {
       ['audio/ogg;codecs=opus', 'utterance.ogg'],
       ['audio/wav', 'utterance.wav'],
     ] as const) {
-      const response = await stt(type === 'audio/wav' ? wav(1) : webm(), { 'content-type': type });
+      const body = { 'audio/mp4': mp4(), 'audio/ogg;codecs=opus': ogg(), 'audio/wav': wav(1) }[type];
+      const response = await stt(body, { 'content-type': type });
       expect(response.status).toBe(200);
       expect(openai.transcriptions().at(-1)).toMatchObject({ model: 'whisper-1', fileName: name });
     }
@@ -130,6 +141,17 @@ describe('with ElevenLabs only', () => {
       expect.objectContaining({ provider: 'elevenlabs', model: 'scribe_v1', language: 'de', fileType: 'audio/webm', apiKeyMatches: true }),
     ]);
     expect(openai.transcriptions()).toEqual([]);
+  });
+
+  it.each(['http500', 'http401'] as const)('answers an ElevenLabs %s as a processing problem, without the key', async (failure) => {
+    Object.assign(env, { OPENAI_API_KEY: '', ELEVENLABS_API_KEY: ELEVENLABS_KEY, ELEVENLABS_BASE_URL: elevenLabs.url });
+    elevenLabs.control.transcription.failure = failure;
+    const response = await stt(webm(), { 'content-type': 'audio/webm' });
+    expect(response.status).toBe(502);
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({ error: { message: 'Es gab ein Problem bei der Verarbeitung.', code: 'provider_error' } });
+    expect(body).not.toContain(ELEVENLABS_KEY);
+    expect(elevenLabs.transcriptions()).toHaveLength(1);
   });
 });
 
@@ -165,10 +187,47 @@ describe('limits and refusals', () => {
     expect(openai.transcriptions()).toEqual([]);
   });
 
-  it('accepts exactly 10 MB and 60 s', async () => {
-    const response = await stt(webm(10 * 1024 * 1024), { 'content-type': 'audio/webm', 'x-audio-duration': '60' });
-    expect(response.status).toBe(200);
-    expect(openai.transcriptions()[0]?.fileBytes).toBe(10 * 1024 * 1024);
+  it('accepts up to 10 MB and 60 s', async () => {
+    // 96 kHz mono WAV: 54 s are just under 10 MB.
+    const large = wav(54, 96_000);
+    expect(large.length).toBeGreaterThan(10_000_000);
+    expect((await stt(large, { 'content-type': 'audio/wav' })).status).toBe(200);
+    expect((await stt(wav(60), { 'content-type': 'audio/wav' })).status).toBe(200);
+    // Opus at its highest rate (512 kbit/s) for 60 s, with container overhead.
+    const opus = webm(Math.ceil(((60 * 512_000) / 8) * 1.1) + 64 * 1024);
+    expect((await stt(opus, { 'content-type': 'audio/webm', 'x-audio-duration': '60' })).status).toBe(200);
+    expect(openai.transcriptions().map(({ fileBytes }) => fileBytes)).toEqual([large.length, wav(60).length, opus.length]);
+  });
+
+  it('refuses a body that is not what its type says, without asking the provider', async () => {
+    for (const [body, type] of [
+      [ogg(), 'audio/webm'],
+      [webm(), 'audio/ogg'],
+      [webm(), 'audio/mp4'],
+      [Uint8Array.from(Buffer.from('<html>Bad Gateway</html>')), 'audio/mpeg'],
+      [webm(), 'audio/wav'],
+      [file('RIFF\0\0\0\0WAVEjunk', 64), 'audio/wav'],
+    ] as const) {
+      const response = await stt(body, { 'content-type': type });
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({ error: { message: 'Dieses Audioformat wird nicht unterstützt.', code: 'unsupported_type' } });
+    }
+    expect(openai.transcriptions()).toEqual([]);
+  });
+
+  it('refuses more than 60 s however it is told: a WAV file by its own length, compressed audio by its size', async () => {
+    const tooLong = { error: { message: 'Die Aufnahme ist zu lang. Bitte fasse dich kürzer (höchstens 60 Sekunden).', code: 'too_large' } };
+    const longWav = await stt(wav(61), { 'content-type': 'audio/wav', 'x-audio-duration': '3' });
+    expect(longWav.status).toBe(413);
+    expect(await longWav.json()).toEqual(tooLong);
+    // 5 MB of Opus is more than 60 s even at 512 kbit/s, whatever the browser declares.
+    const bigOpus = await stt(webm(5 * 1024 * 1024), { 'content-type': 'audio/webm', 'x-audio-duration': '10' });
+    expect(bigOpus.status).toBe(413);
+    expect(await bigOpus.json()).toEqual(tooLong);
+    const silentWav = await stt(wav(0), { 'content-type': 'audio/wav' });
+    expect(silentWav.status).toBe(400);
+    expect(((await silentWav.json()) as { error: { code: string } }).error.code).toBe('empty_audio');
+    expect(openai.transcriptions()).toEqual([]);
   });
 
   it('limits the requests per client (STT_RATE_LIMIT per minute)', async () => {

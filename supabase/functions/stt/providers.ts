@@ -10,6 +10,8 @@ export const DEFAULT_OPENAI_STT_MODEL = 'gpt-4o-mini-transcribe';
 export const DEFAULT_ELEVENLABS_STT_MODEL = 'scribe_v1';
 const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_ELEVENLABS_BASE_URL = 'https://api.elevenlabs.io';
+/** How long a provider may take for one utterance before the function gives up (502). */
+const PROVIDER_TIMEOUT_MS = 30_000;
 
 export type SttProvider =
   | { kind: 'openai'; apiKey: string; baseUrl: string; model: string }
@@ -64,7 +66,8 @@ export async function transcribe(provider: SttProvider, utterance: Utterance, si
   }
   let response: Response;
   try {
-    response = await fetch(url, { method: 'POST', headers, body: form, ...(signal ? { signal } : {}) });
+    const timeout = AbortSignal.timeout(PROVIDER_TIMEOUT_MS);
+    response = await fetch(url, { method: 'POST', headers, body: form, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch {
     return { ok: false, status: 502 };
   }
