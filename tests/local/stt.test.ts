@@ -121,7 +121,7 @@ describe('with OpenAI', () => {
     expect(await response.json()).toEqual({ text: '' });
   });
 
-  it.each(['http500', 'http401'] as const)('answers a provider %s as a processing problem, without the key', async (failure) => {
+  it.each(['http500', 'http401', 'http400', 'http503-plain'] as const)('answers a provider %s as a processing problem, without the key', async (failure) => {
     openai.control.transcription.failure = failure;
     const response = await stt(webm(), { 'content-type': 'audio/webm' });
     expect(response.status).toBe(502);
@@ -143,7 +143,7 @@ describe('with ElevenLabs only', () => {
     expect(openai.transcriptions()).toEqual([]);
   });
 
-  it.each(['http500', 'http401'] as const)('answers an ElevenLabs %s as a processing problem, without the key', async (failure) => {
+  it.each(['http500', 'http401', 'http400', 'http503-plain'] as const)('answers an ElevenLabs %s as a processing problem, without the key', async (failure) => {
     Object.assign(env, { OPENAI_API_KEY: '', ELEVENLABS_API_KEY: ELEVENLABS_KEY, ELEVENLABS_BASE_URL: elevenLabs.url });
     elevenLabs.control.transcription.failure = failure;
     const response = await stt(webm(), { 'content-type': 'audio/webm' });
