@@ -63,6 +63,21 @@ describe('voice activity detector', () => {
     expect(events[1]?.at).toBeGreaterThanOrEqual(300 + 500 + 250);
   });
 
+  it('the echo guard holds the playback level for 100 ms: a late echo is ignored, a quiet visitor after the coach is heard', () => {
+    // Syllables of 150 ms with pauses of 100 ms between them.
+    const played = concat(...Array.from({ length: 8 }, () => concat(voice(0.15, 0.1), quiet(0.1))));
+    // The page reads the level of what is played now; its echo reaches the microphone 80 ms later.
+    const levels = frames(played).map((frame) => Math.sqrt(frame.reduce((sum, value) => sum + value * value, 0) / frame.length));
+    const lateEcho = concat(quiet(0.08), played.map((value) => value / 3), quiet(1));
+    const heard = (signal: Float32Array) => {
+      const detector = createVoiceActivityDetector({ sampleRate: RATE });
+      return frames(signal).flatMap((frame, index) => detector.push(frame, levels[index] ?? 0));
+    };
+    expect(heard(lateEcho)).toEqual([]);
+    // Half a second after the coach stopped, the visitor speaking quieter than the coach played is heard.
+    expect(heard(concat(quiet(2.5), voice(1, 0.1 / 3)))).toEqual(['speech-maybe', 'speech-start']);
+  });
+
   it('counts the silence since the last speech, for an early start', () => {
     const detector = createVoiceActivityDetector({ sampleRate: RATE });
     for (const frame of frames(concat(voice(0.6, 0.05), quiet(0.4)))) detector.push(frame);

@@ -9,7 +9,8 @@
  * - most of its energy lies in the speech band (300–3,400 Hz): hiss, rumble and clicks do not;
  * - while the coach is speaking, it is louder than what an echo of the coach could be: echo
  *   cancellation leaves at most a fraction of the playback level in the microphone, the visitor
- *   speaking over the coach is louder than that.
+ *   speaking over the coach is louder than that. The echo arrives late (tens of milliseconds, more
+ *   over Bluetooth), so the guard takes the loudest playback level of the last 100 ms.
  * Speech starts after at least 250 ms of speech frames (gaps of up to 120 ms, the pauses between
  * syllables, do not break the run; loud unvoiced frames such as "sch" count once voiced speech has
  * begun): a cough, a click or a short noise does not interrupt the coach.
@@ -30,6 +31,12 @@ export interface VoiceActivityOptions {
   minSpeechBandShare?: number;
   /** The loudest an echo of the coach can be, as a share of the playback level (RMS). */
   echoShare?: number;
+  /**
+   * How long the echo guard remembers a playback level (ms): the echo reaches the microphone later
+   * than the level is read (output and input latency, the room; more with Bluetooth), so the guard
+   * compares with the loudest playback of this window, not just of this moment.
+   */
+  echoHoldMs?: number;
 }
 
 /**
@@ -114,6 +121,7 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
     minLevelDb = -55,
     minSpeechBandShare = 0.38,
     echoShare = 0.5,
+    echoHoldMs = 100,
   } = options;
   // The speech band, 300–3,400 Hz (the telephone band): carried across frames, so a frame
   // boundary is not a step.
@@ -128,6 +136,21 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
   let speaking = false;
   let silenceMs = 0;
   let last: FrameAnalysis | null = null;
+  // The playback levels of the last `echoHoldMs`, newest last, with each frame's length.
+  const recentPlayback: { rms: number; ms: number }[] = [];
+
+  function heldPlayback(playbackRms: number, ms: number): number {
+    recentPlayback.push({ rms: playbackRms, ms });
+    let kept = 0;
+    for (let index = recentPlayback.length - 1; index >= 0; index -= 1) {
+      kept += recentPlayback[index]?.ms ?? 0;
+      if (kept >= echoHoldMs) {
+        recentPlayback.splice(0, index);
+        break;
+      }
+    }
+    return recentPlayback.reduce((loudest, entry) => Math.max(loudest, entry.rms), 0);
+  }
 
   function analyse(frame: Float32Array, playbackRms: number): FrameAnalysis {
     let total = 0;
@@ -141,10 +164,11 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
     const levelDb = toDb(rms);
     const speechBandShare = total > 0 ? band / total : 0;
     const frameSeconds = frame.length / sampleRate;
+    const echoReference = heldPlayback(playbackRms, frameSeconds * 1000);
     if (levelDb < floorDb) floorDb = levelDb;
     else floorDb += FLOOR_RISE_DB_PER_SECOND * frameSeconds;
     const loudEnough = levelDb > Math.max(minLevelDb, floorDb + marginDb);
-    const notEcho = playbackRms <= 0 || rms > playbackRms * echoShare;
+    const notEcho = echoReference <= 0 || rms > echoReference * echoShare;
     const loud = loudEnough && notEcho;
     return { levelDb, speechBandShare, loud, speech: loud && speechBandShare >= minSpeechBandShare };
   }
