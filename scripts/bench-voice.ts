@@ -210,6 +210,25 @@ async function transcribed(page: Page, url: string): Promise<number> {
   return (await at(page, 'transcript')) - last;
 }
 
+/** Runs `measure` BENCH_RUNS times, each in a fresh context of a browser whose microphone plays `wav`. */
+async function withMicrophone(wav: string, measure: (page: Page, run: number) => Promise<number>): Promise<number[]> {
+  const browser = await chromium.launch({
+    executablePath: findChromium(),
+    args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required', ...fakeMicrophoneArgs(wav)],
+  });
+  const results: number[] = [];
+  try {
+    for (let run = 0; run < runs; run += 1) {
+      const context = await browser.newContext({ permissions: ['microphone'] });
+      results.push(await measure(await context.newPage(), run));
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return results;
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -289,44 +308,22 @@ async function main() {
     await browser.close();
 
     console.log('\n3. Barge-in by voice (hands-free; German speech from a fake microphone while the coach greets)');
-    const question = spokenWav('bench-barge-in', 'Moment, ich habe eine Frage.', 2).path;
-    const micBrowser = await chromium.launch({
-      executablePath: findChromium(),
-      args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required', ...fakeMicrophoneArgs(question)],
+    const reactions = await withMicrophone(spokenWav('bench-barge-in', 'Moment, ich habe eine Frage.', 2).path, async (page, run) => {
+      const reaction = await bargeIn(page, url);
+      console.log(`${String(run + 1).padStart(3)}  voice onset → coach stopped ${ms(reaction)}`);
+      return reaction;
     });
-    const reactions: number[] = [];
-    try {
-      for (let run = 0; run < runs; run += 1) {
-        const context = await micBrowser.newContext({ permissions: ['microphone'] });
-        reactions.push(await bargeIn(await context.newPage(), url));
-        await context.close();
-        console.log(`${String(run + 1).padStart(3)}  voice onset → coach stopped ${ms(reactions.at(-1) ?? Number.NaN)}`);
-      }
-    } finally {
-      await micBrowser.close();
-    }
     const bargeInMs = median(reactions);
     console.log(`median: voice onset → coach audio stopped ${ms(bargeInMs)} (budget ${ms(budget.bargeInMs)})`);
 
     console.log(
       `\n4. Speech to text (no recogniser, as in Firefox; fake transcription delay ${String(DEFAULT_TRANSCRIPTION_DELAY_MS)} ms, end of utterance after 700 ms of silence)`,
     );
-    const utteranceWav = spokenWav('bench-question', 'Ich bin gestresst, was kann ich tun?', 1).path;
-    const sttBrowser = await chromium.launch({
-      executablePath: findChromium(),
-      args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required', ...fakeMicrophoneArgs(utteranceWav)],
+    const sttTimes = await withMicrophone(spokenWav('bench-question', 'Ich bin gestresst, was kann ich tun?', 1).path, async (page, run) => {
+      const time = await transcribed(page, url);
+      console.log(`${String(run + 1).padStart(3)}  end of speech → transcript ${ms(time)}`);
+      return time;
     });
-    const sttTimes: number[] = [];
-    try {
-      for (let run = 0; run < runs; run += 1) {
-        const context = await sttBrowser.newContext({ permissions: ['microphone'] });
-        sttTimes.push(await transcribed(await context.newPage(), url));
-        await context.close();
-        console.log(`${String(run + 1).padStart(3)}  end of speech → transcript ${ms(sttTimes.at(-1) ?? Number.NaN)}`);
-      }
-    } finally {
-      await sttBrowser.close();
-    }
     console.log(`median: end of speech → transcript ${ms(median(sttTimes))}`);
 
     const over: string[] = [];

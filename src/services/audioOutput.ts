@@ -123,8 +123,13 @@ async function createOutput(audio: AudioContext): Promise<AudioOutput> {
   let shifterParams: { playbackRate: AudioParam; pitch: AudioParam } | null = null;
   let format = { sourceRate: 0, tempo: 0, pitch: 1 };
   let nextPiece = 0;
+  let held = false;
   const pending = new Map<number, PendingPiece>();
   const send = (command: PlayerCommand, transfer: Transferable[] = []) => player.port.postMessage(command, transfer);
+  const release = () => {
+    held = false;
+    send({ type: 'release' });
+  };
 
   player.port.onmessage = (event: MessageEvent<PlayerEvent>) => {
     const entry = pending.get(event.data.piece);
@@ -204,16 +209,16 @@ async function createOutput(audio: AudioContext): Promise<AudioOutput> {
       };
     },
     stop() {
-      send({ type: 'release' });
       send({ type: 'clear', next: nextPiece });
+      // The next answer must not start held.
+      if (held) release();
       for (const entry of [...pending.values()]) entry.finish();
     },
     hold() {
+      held = true;
       send({ type: 'hold' });
     },
-    release() {
-      send({ type: 'release' });
-    },
+    release,
     level() {
       analyser.getFloatTimeDomainData(samples);
       let sum = 0;

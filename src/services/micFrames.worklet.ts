@@ -4,15 +4,7 @@
  * its own (`?worker&url`): the CSP allows no inline code.
  */
 
-interface ProcessorBase {
-  readonly port: MessagePort;
-}
-interface WorkletScope {
-  AudioWorkletProcessor: new () => ProcessorBase;
-  registerProcessor(name: string, processor: new () => ProcessorBase): void;
-  sampleRate: number;
-}
-const scope = globalThis as unknown as WorkletScope;
+import { scope } from './workletScope';
 
 const FRAME_SECONDS = 0.02;
 

@@ -15,15 +15,7 @@
  * stay independent. Loaded as a file of its own (`?worker&url`): the CSP allows no inline code.
  */
 
-interface ProcessorBase {
-  readonly port: MessagePort;
-}
-interface WorkletScope {
-  AudioWorkletProcessor: new () => ProcessorBase;
-  registerProcessor(name: string, processor: new () => ProcessorBase): void;
-  sampleRate: number;
-}
-const scope = globalThis as unknown as WorkletScope;
+import { scope } from './workletScope';
 
 export type PlayerCommand =
   | { type: 'push'; piece: number; samples: Float32Array }

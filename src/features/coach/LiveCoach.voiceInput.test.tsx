@@ -67,6 +67,22 @@ const sttPosts = () => requests.filter((request) => request.url.endsWith('/stt')
 const messages = () => within(screen.getByTestId('coach-messages')).getAllByRole('listitem');
 const speak = (seconds = 0.8) => act(() => audio.micFrames(frames(concat(voice(seconds, 0.05), quiet(0.9)))));
 
+/** Hands-free: the greeting, a question, and the coach in the middle of its answer. */
+async function coachSpeaking() {
+  audio.autoPlay = false;
+  await openCoach();
+  await waitFor(() => expect(audio.pieces[0]?.complete).toBe(true));
+  act(() => audio.playNext());
+  await waitFor(() => expect(voiceButton()).toHaveTextContent(coachTexts.button.listening));
+  act(() => {
+    FakeRecognition.latest().hear(['Erzähl mir was.', true]);
+    FakeRecognition.latest().end();
+  });
+  await waitFor(() => expect(audio.pieces.filter((piece) => piece.complete && !piece.played)).toHaveLength(2));
+  act(() => audio.playNext());
+  await waitFor(() => expect(voiceButton()).toHaveTextContent(`${persona.name} spricht...`));
+}
+
 async function openCoach() {
   const user = userEvent.setup();
   renderWithProviders(<LiveCoach />, { path: `/produkte/${persona.slug}-ai` });
@@ -116,19 +132,7 @@ describe('hands-free conversation', () => {
   });
 
   it('the visitor’s voice stops the coach at once and is listened to (barge-in by voice)', async () => {
-    audio.autoPlay = false;
-    await openCoach();
-    await waitFor(() => expect(audio.pieces[0]?.complete).toBe(true));
-    act(() => audio.playNext());
-    // The greeting plays; start an answer that is still speaking.
-    await waitFor(() => expect(voiceButton()).toHaveTextContent(coachTexts.button.listening));
-    act(() => {
-      FakeRecognition.latest().hear(['Erzähl mir was.', true]);
-      FakeRecognition.latest().end();
-    });
-    await waitFor(() => expect(audio.pieces.filter((piece) => piece.complete && !piece.played)).toHaveLength(2));
-    act(() => audio.playNext());
-    await waitFor(() => expect(voiceButton()).toHaveTextContent(`${persona.name} spricht...`));
+    await coachSpeaking();
     const clears = audio.clears;
     const recognitions = FakeRecognition.instances.length;
     speak();
@@ -138,18 +142,7 @@ describe('hands-free conversation', () => {
   });
 
   it('a cough does not interrupt the coach', async () => {
-    audio.autoPlay = false;
-    await openCoach();
-    await waitFor(() => expect(audio.pieces[0]?.complete).toBe(true));
-    act(() => audio.playNext());
-    await waitFor(() => expect(voiceButton()).toHaveTextContent(coachTexts.button.listening));
-    act(() => {
-      FakeRecognition.latest().hear(['Erzähl mir was.', true]);
-      FakeRecognition.latest().end();
-    });
-    await waitFor(() => expect(audio.pieces.filter((piece) => piece.complete && !piece.played)).toHaveLength(2));
-    act(() => audio.playNext());
-    await waitFor(() => expect(voiceButton()).toHaveTextContent(`${persona.name} spricht...`));
+    await coachSpeaking();
     const clears = audio.clears;
     // The first tenth of a second of voice silences the coach while it is decided…
     act(() => audio.micFrames(frames(voice(0.12, 0.08))));
