@@ -16,31 +16,17 @@
  * Budgets: recall@5 >= 90 %, MRR >= 0.75, offline hit >= 80 %, honest >= 90 %.
  * Run with `npm run bench:rag` (needs groff and ghostscript); `--verbose` lists every miss.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 import { extractTextWith } from '../src/services/pdfTextExtraction';
 import { openDatabase, withClaims } from '../supabase/local/database';
 import { FALLBACK_ANSWER, offlineAnswer } from '../supabase/functions/coach/offline';
 import { evalDocuments, evalQuestions } from '../tests/fixtures/pdf/rag/questions';
+import { renderRagPdf } from '../tests/fixtures/pdf/rag/render';
 
-const SOURCES = join(dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'fixtures', 'pdf', 'rag');
 const BUDGETS = { recall: 0.9, mrr: 0.75, offline: 0.8, honest: 0.9 };
 const service = { role: 'service_role', iss: 'supabase-demo' } as const;
 const verbose = process.argv.includes('--verbose');
-
-/** Renders one groff source to PDF with the real tools (German hyphenation for German documents). */
-function renderPdf(file: string, german: boolean, outDir: string): Uint8Array {
-  const postscript = execFileSync('groff', ['-Kutf8', ...(german ? ['-mde'] : []), '-Tps', `${file}.ms`], { cwd: SOURCES });
-  const pdf = join(outDir, `${file}.pdf`);
-  execFileSync('ps2pdf', ['-', pdf], { input: postscript });
-  return new Uint8Array(readFileSync(pdf));
-}
 
 const flat = (text: string): string => text.replace(/\s+/g, ' ').toLowerCase();
 
@@ -49,11 +35,10 @@ interface SearchRow {
 }
 
 async function main(): Promise<void> {
-  const outDir = mkdtempSync(join(tmpdir(), 'bench-rag-'));
   const db = await openDatabase();
   try {
     for (const document of evalDocuments) {
-      const bytes = renderPdf(document.file, document.german, outDir);
+      const bytes = renderRagPdf(document.file, document.german);
       const { text, pages } = await extractTextWith(pdfjs, bytes);
       await withClaims(db, service, 'service_role', async (tx) => {
         const inserted = await tx.query<{ id: string }>(
@@ -115,7 +100,6 @@ async function main(): Promise<void> {
     process.exitCode = within ? 0 : 1;
   } finally {
     await db.close();
-    rmSync(outDir, { recursive: true, force: true });
   }
 }
 
