@@ -84,6 +84,7 @@ export type Database = {
           error: string | null
           file_size: number | null
           id: string
+          language: string
           status: Database["public"]["Enums"]["document_status"]
           storage_path: string | null
           title: string
@@ -98,6 +99,7 @@ export type Database = {
           error?: string | null
           file_size?: number | null
           id?: string
+          language?: string
           status?: Database["public"]["Enums"]["document_status"]
           storage_path?: string | null
           title: string
@@ -112,6 +114,7 @@ export type Database = {
           error?: string | null
           file_size?: number | null
           id?: string
+          language?: string
           status?: Database["public"]["Enums"]["document_status"]
           storage_path?: string | null
           title?: string
@@ -193,12 +196,14 @@ export type Database = {
       }
       is_admin: { Args: never; Returns: boolean }
       search_knowledge: {
-        Args: { match_count?: number; query: string }
+        Args: { match_count?: number; previous?: string; query: string }
         Returns: {
           chunk_ordinal: number
           content: string
           document_id: string
           document_title: string
+          language: string
+          matched_terms: string[]
           rank: number
         }[]
       }
