@@ -88,6 +88,7 @@ export type Database = {
           status: Database["public"]["Enums"]["document_status"]
           storage_path: string | null
           title: string
+          title_fts: unknown
           type: string
           updated_at: string
           url: string
@@ -103,6 +104,7 @@ export type Database = {
           status?: Database["public"]["Enums"]["document_status"]
           storage_path?: string | null
           title: string
+          title_fts?: unknown
           type?: string
           updated_at?: string
           url: string
@@ -118,6 +120,7 @@ export type Database = {
           status?: Database["public"]["Enums"]["document_status"]
           storage_path?: string | null
           title?: string
+          title_fts?: unknown
           type?: string
           updated_at?: string
           url?: string

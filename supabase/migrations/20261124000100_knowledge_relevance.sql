@@ -7,6 +7,11 @@ alter table public.documents
   add column if not exists language text not null default 'de'
   constraint documents_language check (language in ('de', 'other'));
 
+-- The title as search context for the document's passages (file extension and separators dropped).
+alter table public.documents
+  add column if not exists title_fts tsvector
+  generated always as (to_tsvector('german', regexp_replace(title, '\.pdf$|[_.]', ' ', 'gi'))) stored;
+
 comment on column public.documents.language is
   'The language of the document''s text: de (German) or other; set by ingest_document_text().';
 
@@ -98,7 +103,8 @@ update public.documents d
 --   * A follow-up is searched together with the previous user turn (`previous`), whose terms weigh
 --     half: the score is the better of the question alone and question plus previous turn.
 --   * Passages of documents in another language than German only when no German passage passes.
---   * Near-duplicates (the same text after collapsing case and whitespace) come once.
+--   * Near-duplicates (the same text after collapsing case and whitespace) come once, from the
+--     most recently uploaded document.
 --   * Ties: ts_rank_cd (cover density), then document id and passage ordinal.
 -- matched_terms lists the question terms the passage contains, as the admin's preview shows them.
 --
@@ -128,6 +134,7 @@ declare
   wanted constant integer := greatest(1, least(coalesce(match_count, 5), 5));
   floor_score constant real := 0.3;
   df_cap constant integer := 200;
+  rank_limit constant integer := 100;
   lexemes text[];
   queries tsquery[];
   weights real[];
@@ -137,6 +144,8 @@ declare
   any_term tsquery;
   rare_terms tsquery;
   all_question_terms tsquery;
+  two_terms tsquery;
+  informative_count integer;
   common_share real;
   candidates tsquery;
   found_count integer;
@@ -172,7 +181,7 @@ begin
            substring(t.lexeme from '^ge([[:alpha:]]{4,})t$') as participle
       from terms t
      order by t.prev, t.position
-     limit 24
+     limit 20
   ),
   term_queries as (
     select l.lexeme, l.position, l.prev, l.is_generic,
@@ -209,9 +218,10 @@ begin
   select string_agg(t.q::text, ' | ')::tsquery,
          string_agg(t.q::text, ' | ') filter (where t.w > ln(1 + df_cap::real / (1 + df_cap)) + 0.001)::tsquery,
          string_agg(t.q::text, ' & ') filter (where not t.p)::tsquery,
+         count(*) filter (where not t.p),
          coalesce(sum(case when t.p then 0.5 * t.w else t.w end)
                     filter (where t.w <= ln(1 + df_cap::real / (1 + df_cap)) + 0.001), 0) / total_combined
-    into any_term, rare_terms, all_question_terms, common_share
+    into any_term, rare_terms, all_question_terms, informative_count, common_share
     from unnest(queries, weights, from_previous) as t (q, w, p)
    where t.w > 0;
 
@@ -229,6 +239,24 @@ begin
       ) enough;
     if found_count >= wanted then
       candidates := all_question_terms;
+    elsif informative_count between 3 and 10 then
+      -- Common terms only: rank the passages with at least two of them when there are enough.
+      select string_agg(format('(%s & %s)', a.q::text, b.q::text), ' | ')::tsquery
+        into two_terms
+        from unnest(queries, weights, from_previous) with ordinality as a (q, w, p, i)
+        join unnest(queries, weights, from_previous) with ordinality as b (q, w, p, i) on b.i > a.i
+       where a.w > 0 and b.w > 0 and not a.p and not b.p;
+      select count(*) into found_count
+        from (
+          select 1
+            from public.document_chunks c
+            join public.documents d on d.id = c.document_id
+           where c.fts @@ two_terms and d.status = 'COMPLETED'
+           limit wanted
+        ) enough;
+      if found_count >= wanted then
+        candidates := two_terms;
+      end if;
     end if;
   end if;
 
@@ -239,19 +267,26 @@ begin
              c.ordinal as chunk_ordinal,
              c.content,
              d.language,
+             d.created_at as uploaded_at,
              m.question_weight + 0.5 * m.title_question_weight as question_weight,
              m.previous_weight + 0.5 * m.title_previous_weight as previous_weight,
              m.matched,
              ts_rank_cd(c.fts, candidates, 1 | 32) as density,
              md5(lower(regexp_replace(c.content, '\s+', ' ', 'g'))) as fingerprint
-        from public.document_chunks c
+        from (
+          -- At most rank_limit candidates are scored (in storage order), so a question whose
+          -- informative terms are all in thousands of passages costs no more than that.
+          select c0.*
+            from public.document_chunks c0
+            join public.documents d0 on d0.id = c0.document_id
+           where c0.fts @@ candidates
+             and d0.status = 'COMPLETED'
+           limit rank_limit
+        ) c
         join public.documents d on d.id = c.document_id
         cross join lateral (
-          -- The document's title (without file extension) is context for each of its passages:
-          -- a term only the title has counts half.
-          select to_tsvector('german', regexp_replace(d.title, '\.pdf$|[_.]', ' ', 'gi')) as fts
-        ) title
-        cross join lateral (
+          -- The document's title is context for each of its passages: a term only the title has
+          -- counts half.
           select coalesce(sum(t.w) filter (where not t.p and t.in_passage), 0) as question_weight,
                  coalesce(sum(t.w) filter (where t.p and t.in_passage), 0) as previous_weight,
                  coalesce(sum(t.w) filter (where not t.p and not t.in_passage), 0) as title_question_weight,
@@ -260,11 +295,9 @@ begin
             from (
               select u.*, c.fts @@ u.q as in_passage
                 from unnest(lexemes, queries, weights, from_previous) with ordinality as u (l, q, w, p, i)
-               where c.fts @@ u.q or title.fts @@ u.q
+               where c.fts @@ u.q or d.title_fts @@ u.q
             ) t
         ) m
-       where c.fts @@ candidates
-         and d.status = 'COMPLETED'
     ),
     ranked as (
       select s.*,
@@ -278,7 +311,7 @@ begin
       select distinct on (r.fingerprint) r.*
         from ranked r
        where r.score >= floor_score
-       order by r.fingerprint, r.score desc, r.document_id, r.chunk_ordinal
+       order by r.fingerprint, r.score desc, r.uploaded_at desc, r.document_id, r.chunk_ordinal
     ),
     preferred as (
       select p.*, bool_or(p.language = 'de') over () as any_german
