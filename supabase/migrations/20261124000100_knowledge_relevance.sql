@@ -99,7 +99,8 @@ update public.documents d
 --     up to 200 (a term in no passage weighs most: the knowledge base does not know about it).
 --   * A passage's score is the weighted share of the question's terms it contains (0..1). Only
 --     passages at or above the floor (0.3, calibrated with `npm run bench:rag`) count: sharing
---     one common word with a question of several is not an answer.
+--     one common word with a question of several is not an answer. A term only the document's
+--     title contains counts half.
 --   * A follow-up is searched together with the previous user turn (`previous`), whose terms weigh
 --     half: the score is the better of the question alone and question plus previous turn.
 --   * Passages of documents in another language than German only when no German passage passes.
