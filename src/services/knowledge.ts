@@ -7,6 +7,10 @@ export interface KnowledgePassage {
   documentTitle: string;
   ordinal: number;
   content: string;
+  /** The search's relevance score, 0..1: the weighted share of the question's terms found. */
+  score: number;
+  /** The question's terms (as stemmed by the search) the passage contains. */
+  matchedTerms: string[];
 }
 
 /** At most five passages, as the coach gets them (the seed's knowledge search limit). */
@@ -18,5 +22,7 @@ export async function searchKnowledge(query: string, limit = 5): Promise<Knowled
     documentTitle: row.document_title,
     ordinal: row.chunk_ordinal,
     content: row.content,
+    score: row.rank,
+    matchedTerms: row.matched_terms,
   }));
 }

@@ -84,9 +84,11 @@ export type Database = {
           error: string | null
           file_size: number | null
           id: string
+          language: string
           status: Database["public"]["Enums"]["document_status"]
           storage_path: string | null
           title: string
+          title_fts: unknown
           type: string
           updated_at: string
           url: string
@@ -98,9 +100,11 @@ export type Database = {
           error?: string | null
           file_size?: number | null
           id?: string
+          language?: string
           status?: Database["public"]["Enums"]["document_status"]
           storage_path?: string | null
           title: string
+          title_fts?: unknown
           type?: string
           updated_at?: string
           url: string
@@ -112,9 +116,11 @@ export type Database = {
           error?: string | null
           file_size?: number | null
           id?: string
+          language?: string
           status?: Database["public"]["Enums"]["document_status"]
           storage_path?: string | null
           title?: string
+          title_fts?: unknown
           type?: string
           updated_at?: string
           url?: string
@@ -193,12 +199,14 @@ export type Database = {
       }
       is_admin: { Args: never; Returns: boolean }
       search_knowledge: {
-        Args: { match_count?: number; query: string }
+        Args: { match_count?: number; previous?: string; query: string }
         Returns: {
           chunk_ordinal: number
           content: string
           document_id: string
           document_title: string
+          language: string
+          matched_terms: string[]
           rank: number
         }[]
       }

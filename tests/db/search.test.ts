@@ -130,12 +130,12 @@ describe('search_knowledge', () => {
     expect(hits.length).toBeGreaterThan(0);
   });
 
-  it('returns at most 5 passages by default, and match_count clamped to 1..20', async () => {
+  it('returns at most 5 passages by default, and match_count clamped to 1..5', async () => {
     expect(await search('Schlaf Rhythmus')).toHaveLength(5);
     expect(await search('Schlaf Rhythmus', 3)).toHaveLength(3);
     expect(await search('Schlaf Rhythmus', 0)).toHaveLength(1);
     expect(await search('Schlaf Rhythmus', -4)).toHaveLength(1);
-    expect(await search('Schlaf Rhythmus', 500)).toHaveLength(20);
+    expect(await search('Schlaf Rhythmus', 500)).toHaveLength(5);
     expect(await search('Schlaf Rhythmus', null)).toHaveLength(5);
   });
 

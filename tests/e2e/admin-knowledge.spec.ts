@@ -40,7 +40,11 @@ test.describe('knowledge base', () => {
     await page.getByRole('searchbox', { name: text('de', 'admin:knowledge.searchLabel') }).fill('Wie funktioniert die Box-Atmung?');
     await page.getByRole('button', { name: text('de', 'admin:knowledge.searchButton') }).click();
     const results = page.getByRole('list', { name: text('de', 'admin:knowledge.searchHeading') });
-    await expect(results.getByRole('listitem').filter({ hasText: name }).filter({ hasText: knowledgePhrases.page2 }).first()).toBeVisible();
+    const hit = results.getByRole('listitem').filter({ hasText: name }).filter({ hasText: knowledgePhrases.page2 }).first();
+    await expect(hit).toBeVisible();
+    // Each passage shows its relevance score and the question terms it matched.
+    await expect(hit).toContainText(/Relevanz \d{1,3} %/u);
+    await expect(hit).toContainText(/Treffer: .*box-atm/u);
 
     // Delete, with confirmation.
     await item.getByRole('button', { name: text('de', 'admin:knowledge.deleteLabel', { title: name }) }).click();

@@ -65,13 +65,13 @@ async function chat(request: Request, config: CoachConfig, supabase: SupabaseEnv
 
   const [conversationId, passages] = await Promise.all([
     countMessage(supabase, request.headers.get('x-conversation-id')).catch(logged('counting the conversation', null)),
-    searchPassages(supabase, chatRequest.question).catch(logged('the knowledge search', [])),
+    searchPassages(supabase, chatRequest).catch(logged('the knowledge search', [])),
   ]);
   const headers: Record<string, string> = { 'x-coach-mode': config.openai ? 'model' : 'offline' };
   if (conversationId) headers['x-conversation-id'] = conversationId;
 
   if (!config.openai) {
-    const answer = offlineAnswer(chatRequest.question, passages);
+    const answer = offlineAnswer(chatRequest.question, passages.map((passage) => passage.content));
     return completionResponse(answerDeltas(answer), { model: OFFLINE_MODEL, stream: chatRequest.stream, headers });
   }
 

@@ -59,11 +59,16 @@ export function KnowledgeSearch() {
         ) : (
           <>
             <p className="text-sm font-medium text-slate-700">{t('knowledge.resultsCount', { count: results.length })}</p>
+            <p className="text-xs text-slate-700">{t('knowledge.floorNote')}</p>
             <ol className="mt-2 space-y-3" aria-label={t('knowledge.searchHeading')}>
               {results.map((passage) => (
                 <li key={`${passage.documentId}-${String(passage.ordinal)}`} className="rounded-xl border border-slate-200 bg-white p-4">
                   <p className="text-sm font-semibold text-slate-900">
                     {passage.documentTitle} · {t('knowledge.passage', { ordinal: passage.ordinal })}
+                  </p>
+                  <p className="mt-1 text-xs text-slate-700">
+                    <span>{t('knowledge.score', { score: Math.round(passage.score * 100) })}</span>
+                    {passage.matchedTerms.length > 0 ? <span> · {t('knowledge.matchedTerms', { terms: passage.matchedTerms.join(', ') })}</span> : null}
                   </p>
                   <p className="mt-1 whitespace-pre-line text-sm text-slate-800">{passage.content}</p>
                 </li>

@@ -1,0 +1,60 @@
+/**
+ * Text clean-up on real PDFs: documents typeset by groff with German hyphenation, running headers
+ * and footers with page numbers, rendered by ghostscript, read by the extraction the app uses.
+ */
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { describe, expect, it } from 'vitest';
+
+import { documentText, joinHyphenation, pageText } from '../../src/lib/pdfTextLayout';
+import { extractTextWith } from '../../src/services/pdfTextExtraction';
+import { renderRagPdf } from '../fixtures/pdf/rag/render';
+
+const extract = async (file: string, german = true) => extractTextWith(pdfjs, renderRagPdf(file, german));
+
+describe('clean text from real PDFs', () => {
+  it('joins German words hyphenated at line ends and keeps real hyphens', async () => {
+    const { text, pages } = await extract('atmung');
+    expect(pages).toBe(2);
+    // groff hyphenated these at line ends in this layout.
+    expect(text).toContain('Einschlafen');
+    expect(text).toContain('Einsatzkräften');
+    expect(text).toContain('zuständig');
+    expect(text).not.toMatch(/\p{Ll}-\n\p{Ll}/u);
+    expect(text).toContain('Die 4-7-8-Atmung eignet sich');
+    expect(text).toContain('Herz- oder Lungenerkrankungen');
+    // A sentence running on to the next page stays one paragraph.
+    expect(text.replace(/\s+/g, ' ')).toContain('vorher ärztlich abklären lassen.');
+  });
+
+  it('drops running headers, footers and page numbers', async () => {
+    const { text } = await extract('schlaf');
+    expect(text).not.toContain('Wissensreihe');
+    expect(text).not.toContain('Stand: März 2026');
+    expect(text).not.toMatch(/Seite \d/);
+    expect(text.startsWith('Besser schlafen trotz vollem Kopf')).toBe(true);
+  });
+
+  it('keeps paragraphs and headings apart', async () => {
+    const { text } = await extract('pausen');
+    expect(text).toContain('\n\nDie Pomodoro-Technik\n\nBei der Pomodoro-Technik arbeitest du');
+    expect(text).toContain('E-Mails');
+    expect(text).toContain('20-20-20-Regel');
+  });
+});
+
+describe('clean-up rules', () => {
+  it('joins syllables, keeps compounds and truncated compounds', () => {
+    expect(joinHyphenation('Metho-\nde und E-\nMail, 4-7-8-\nAtmung, Herz-\noder Lunge')).toBe('Methode und E-Mail, 4-7-8-Atmung, Herz- oder Lunge');
+  });
+
+  it('normalises ligatures, soft hyphens at line ends and odd dashes', () => {
+    const run = (str: string, y: number) => ({ str, hasEOL: true, transform: [10, 0, 0, 10, 72, y], height: 10 });
+    const page = pageText([run('Die Pﬂege ist regel\u00ad', 700), run('mäßig o\u2011ne \u2212 Ende', 688)]);
+    expect(documentText([page])).toBe('Die Pflege ist regelmäßig o-ne - Ende');
+  });
+
+  it('drops a lone page number but keeps a number that is content', () => {
+    expect(documentText(['Text eins.\n- 1 -', 'Text zwei.\n2'])).toBe('Text eins.\n\nText zwei.');
+    expect(documentText(['Schritte:\n\n4'])).toBe('Schritte:');
+  });
+});

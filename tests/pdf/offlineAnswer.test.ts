@@ -1,0 +1,47 @@
+/**
+ * The offline coach's sentence choice on passages as the search returns them (headings, code and
+ * option lists included): an answer of 2–4 complete sentences from the right place, or the honest
+ * fallback.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { FALLBACK_ANSWER, offlineAnswer } from '../../supabase/functions/coach/offline';
+
+const breathing =
+  'Die 4-7-8-Atmung\n\nDie 4-7-8-Atmung eignet sich besonders gut zum Einschlafen. Atme vier Sekunden lang durch die Nase ein. ' +
+  'Halte den Atem sieben Sekunden lang an. Atme dann acht Sekunden lang hörbar aus. Wiederhole den Ablauf vier Mal.\n\n' +
+  'Die Box-Atmung\n\nDie Box-Atmung hilft in angespannten Situationen. Du atmest vier Sekunden ein und hältst vier Sekunden.';
+
+const manual =
+  'Function reference\n\nint asn1_encode_total(const asn1_ctx *ctx, const void *value, uint8_t *out, size_t *total);\n\n' +
+  'Options: --der selects the rules; --stats prints the total time.';
+
+describe('offlineAnswer', () => {
+  it('answers with the best sentence and the ones that follow it in its section, at most four', () => {
+    expect(offlineAnswer('Wie geht die 4-7-8-Atmung?', [breathing])).toBe(
+      'Die 4-7-8-Atmung eignet sich besonders gut zum Einschlafen. Atme vier Sekunden lang durch die Nase ein. ' +
+        'Halte den Atem sieben Sekunden lang an. Atme dann acht Sekunden lang hörbar aus.',
+    );
+  });
+
+  it('stays inside the section of the best sentence and never quotes a heading', () => {
+    const answer = offlineAnswer('Was hilft in angespannten Situationen?', [breathing]);
+    expect(answer).toBe('Die Box-Atmung hilft in angespannten Situationen. Du atmest vier Sekunden ein und hältst vier Sekunden.');
+  });
+
+  it('never quotes code signatures or option lists', () => {
+    const answer = offlineAnswer('total', [manual]);
+    expect(answer).toBe(FALLBACK_ANSWER);
+  });
+
+  it('prefers the better-ranked passage when both share the same words', () => {
+    const other = 'Schlaf\n\nDie Atmung wird im Schlaf ruhiger. Das ist ganz normal.';
+    expect(offlineAnswer('Wie geht die Atmung?', [breathing, other])).toContain('4-7-8-Atmung');
+  });
+
+  it('says honestly that it does not know, in Mia\'s warm German, when there is no passage', () => {
+    expect(offlineAnswer('Wie backe ich Brot?', [])).toBe(FALLBACK_ANSWER);
+    expect(FALLBACK_ANSWER).toContain('nichts in meinem Wissen');
+    expect(FALLBACK_ANSWER).toMatch(/Ich kann dir bei Themen wie .* helfen\./u);
+  });
+});
