@@ -81,6 +81,8 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
     void (async () => {
       const method = req.method ?? 'GET';
       let response: Response;
+      // Functions answer CORS themselves, as on Supabase: the stack adds no grant of its own.
+      let functionsAnswer = false;
       try {
         const request = await toRequest(req, origin, config.maxBodyBytes);
         const { pathname } = new URL(request.url);
@@ -92,6 +94,7 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
           response = new Response(null, { status: 204, headers: corsHeaders });
         } else {
           const service = services[prefix];
+          functionsAnswer = prefix === '/functions/v1';
           response = service
             ? await service.handle(request, pathname.slice(prefix.length) || '/')
             : json(404, { message: 'no Route matched with those values' });
@@ -105,7 +108,7 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
         }
       }
       try {
-        await sendResponse(res, response, method);
+        await sendResponse(res, response, method, { cors: !functionsAnswer });
       } catch {
         res.destroy();
       }

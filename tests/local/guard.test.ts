@@ -5,6 +5,7 @@
  * behind the gateway. The providers are the fake OpenAI and ElevenLabs servers.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { originAllowed } from '../../supabase/functions/_shared/cors';
 import { clientIdentity, guardMessages, UNKNOWN_CLIENT } from '../../supabase/functions/_shared/guard';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
@@ -251,5 +252,45 @@ describe('concurrent streams and the spend cap', () => {
     expect(refused.status).toBe(503);
     expect(await refused.json()).toEqual({ error: { message: guardMessages.paused, code: 'spend_cap_reached' } });
     expect(voice.requests()).toHaveLength(1);
+  });
+});
+
+describe('allowed origins', () => {
+  let harness: Harness;
+
+  beforeAll(async () => {
+    harness = await startHarness({ functionEnv: { ALLOWED_ORIGINS: 'https://www.example.de, https://example.de/' } });
+  });
+
+  afterAll(async () => {
+    await harness.close();
+  });
+
+  const preflight = (origin: string) =>
+    fetch(`${harness.url}/functions/v1/coach/chat/completions`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+
+  it('grants CORS to the listed origins only', async () => {
+    const own = await preflight('https://example.de');
+    expect(own.status).toBe(204);
+    expect(own.headers.get('access-control-allow-origin')).toBe('https://example.de');
+    expect(own.headers.get('vary')).toContain('Origin');
+
+    const foreign = await preflight('https://other-site.example');
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const answer = await coach(harness, question, { headers: { origin: 'https://other-site.example' } });
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    const tts = await fetch(`${harness.url}/functions/v1/tts`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173' } });
+    expect(tts.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('allows the local site on loopback when no list is set', () => {
+    expect(originAllowed('http://localhost:5173', {})).toBe(true);
+    expect(originAllowed('http://127.0.0.1:4179', {})).toBe(true);
+    expect(originAllowed('https://evil.example', {})).toBe(false);
+    expect(originAllowed('http://localhost.evil.example', {})).toBe(false);
+    expect(originAllowed('http://localhost:5173', { ALLOWED_ORIGINS: 'https://example.de' })).toBe(false);
   });
 });

@@ -8,7 +8,7 @@
  * The function builds the prompt itself (persona, knowledge passages, bounded history) and counts
  * the conversation anonymously. Without OPENAI_API_KEY it answers from the knowledge base alone.
  */
-import { corsHeaders, preflight } from '../_shared/cors.ts';
+import { corsHeaders, preflight, withAllowedOrigin } from '../_shared/cors.ts';
 import { errorResponse, isRecord, readJson } from '../_shared/http.ts';
 import { personaSystemPrompt } from '../_shared/persona.ts';
 import { admit, estimateTokens, recordSpend } from '../_shared/guard.ts';
@@ -142,6 +142,10 @@ async function rating(request: Request, supabase: SupabaseEnv): Promise<Response
 }
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
+  return withAllowedOrigin(request, env, await respond(request, env));
+}
+
+async function respond(request: Request, env: Record<string, string>): Promise<Response> {
   if (request.method === 'OPTIONS') return preflight(request);
   const route = routeOf(new URL(request.url).pathname);
   if (!route) return errorResponse(404, 'not found: use POST /coach/chat/completions or /coach/rating', 'not_found');

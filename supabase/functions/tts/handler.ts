@@ -10,7 +10,7 @@
  * `GET /tts` → `{ available }`: whether a voice provider is configured, so the page learns once that
  * it must use the browser's own voice instead of asking (and failing) for every sentence.
  */
-import { corsHeaders, preflight } from '../_shared/cors.ts';
+import { corsHeaders, preflight, withAllowedOrigin } from '../_shared/cors.ts';
 import { admit, recordSpend } from '../_shared/guard.ts';
 import { errorResponse, json, readJson } from '../_shared/http.ts';
 import { supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
@@ -72,6 +72,10 @@ async function cachedSpeech(
 }
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
+  return withAllowedOrigin(request, env, await respond(request, env));
+}
+
+async function respond(request: Request, env: Record<string, string>): Promise<Response> {
   if (request.method === 'OPTIONS') return preflight(request);
   if (new URL(request.url).pathname.replace(/\/+$/, '') !== '/tts') return errorResponse(404, 'Not found', 'not_found');
   if (request.method === 'GET') return json(200, { available: elevenLabsConfig(env) !== null });
