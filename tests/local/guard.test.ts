@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { originAllowed } from '../../supabase/functions/_shared/cors';
 import { clientIdentity, guardMessages, UNKNOWN_CLIENT } from '../../supabase/functions/_shared/guard';
-import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
+import { isLoopbackHost, LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { DEFAULT_REPLY, startFakeOpenAI, tokenize, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { ADMIN, clientAt as harnessClientAt, startHarness, type Harness } from './harness';
@@ -292,5 +292,16 @@ describe('allowed origins', () => {
     expect(originAllowed('https://evil.example', {})).toBe(false);
     expect(originAllowed('http://localhost.evil.example', {})).toBe(false);
     expect(originAllowed('http://localhost:5173', { ALLOWED_ORIGINS: 'https://example.de' })).toBe(false);
+  });
+});
+
+describe('loopback only', () => {
+  it('refuses to listen on an address other than loopback unless forced', async () => {
+    await expect(startHarness({ host: '0.0.0.0' })).rejects.toThrow(/Refusing to listen on 0\.0\.0\.0.*SUPABASE_LOCAL_ALLOW_REMOTE=1/u);
+    expect(isLoopbackHost('127.0.0.1')).toBe(true);
+    expect(isLoopbackHost('localhost')).toBe(true);
+    expect(isLoopbackHost('::1')).toBe(true);
+    expect(isLoopbackHost('192.168.1.5')).toBe(false);
+    expect(isLoopbackHost('::')).toBe(false);
   });
 });
