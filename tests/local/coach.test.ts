@@ -349,7 +349,8 @@ describe('with a language model', () => {
       headers: { origin: 'http://localhost:4173', 'access-control-request-method': 'POST', 'access-control-request-headers': requested },
     });
     expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    // The local site is an allowed origin by default (ALLOWED_ORIGINS unset), so it is echoed.
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:4173');
     expect(response.headers.get('access-control-allow-headers')).toBe(requested);
     expect(response.headers.get('access-control-expose-headers')).toContain('x-conversation-id');
     expect(response.headers.get('access-control-expose-headers')).toContain('x-coach-mode');
