@@ -46,3 +46,28 @@ export async function clearVoiceCache(accessToken: string): Promise<number> {
   const body = (await response.json()) as { removed?: unknown };
   return typeof body.removed === 'number' ? body.removed : 0;
 }
+
+/** Today's spend of each kind the daily caps limit (the operator's day in Germany). */
+export interface UsageFigures {
+  modelTokens: number;
+  ttsCharacters: number;
+  sttSeconds: number;
+}
+
+export interface Usage {
+  caps: UsageFigures;
+  today: UsageFigures;
+}
+
+function figures(value: unknown): UsageFigures {
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const number = (field: unknown) => (typeof field === 'number' && Number.isFinite(field) ? field : 0);
+  return { modelTokens: number(record.modelTokens), ttsCharacters: number(record.ttsCharacters), sttSeconds: number(record.sttSeconds) };
+}
+
+export async function fetchUsage(accessToken: string): Promise<Usage> {
+  const response = await fetch(`${functionUrl('system-settings')}/usage`, { headers: headers(accessToken) });
+  if (!response.ok) throw new Error(`usage answered ${String(response.status)}`);
+  const body = (await response.json()) as Record<string, unknown>;
+  return { caps: figures(body.caps), today: figures(body.today) };
+}

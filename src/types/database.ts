@@ -198,6 +198,7 @@ export type Database = {
         Returns: number
       }
       is_admin: { Args: never; Returns: boolean }
+      usage_today: { Args: never; Returns: Json }
       search_knowledge: {
         Args: { match_count?: number; previous?: string; query: string }
         Returns: {

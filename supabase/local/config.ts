@@ -57,6 +57,16 @@ export interface LocalStackConfig {
   functionEnv: Record<string, string>;
   /** Folder of the edge functions (`<name>/handler.ts`); default `<repo>/supabase/functions`. */
   functionsDir?: string;
+  /**
+   * Binding to an address other than loopback: its keys are public demo values, so the stack
+   * refuses unless this is set (SUPABASE_LOCAL_ALLOW_REMOTE=1).
+   */
+  allowRemote?: boolean;
+}
+
+/** Whether `host` only accepts connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/u.test(host);
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -83,5 +93,6 @@ export function configFromEnv(env: Record<string, string> = loadEnvFiles()): Loc
     adminPassword: env.ADMIN_PASSWORD ?? DEFAULT_ADMIN_PASSWORD,
     maxBodyBytes: 25 * 1024 * 1024,
     functionEnv: env,
+    allowRemote: env.SUPABASE_LOCAL_ALLOW_REMOTE === '1',
   };
 }

@@ -4,7 +4,8 @@
  * with Deno.serve, so both runtimes execute the same code. Like Supabase's gateway, a request
  * needs a valid JWT in `Authorization` unless supabase/config.toml sets `verify_jwt = false` for
  * the function; preflights go to the function itself; the client's address arrives in
- * `X-Forwarded-For` unless a proxy in front already set it.
+ * `X-Forwarded-For` (or the header CLIENT_IP_HEADER names), set from the connection and never
+ * taken from the client.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -99,9 +100,12 @@ export function createFunctionsService(ctx: StackContext): Service {
       const url = new URL(`/${[name, ...rest].join('/')}${incoming.search}`, incoming.origin);
       const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
       const headers = new Headers(request.headers);
-      // As behind Supabase's gateway, the function learns the client's address (rate limits key on it).
+      // As behind Supabase's gateway, the function learns the client's address from the trusted
+      // header (rate limits key on it); whatever the client wrote there itself is overwritten.
+      const trusted = ctx.config.functionEnv.CLIENT_IP_HEADER?.trim().toLowerCase() || 'x-forwarded-for';
       const address = remoteAddress(request);
-      if (address && !headers.has('x-forwarded-for')) headers.set('x-forwarded-for', address);
+      headers.delete(trusted);
+      if (address) headers.set(trusted, address);
       const functionRequest = new Request(url, {
         method: request.method,
         headers,

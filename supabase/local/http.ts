@@ -59,15 +59,18 @@ export async function toRequest(req: IncomingMessage, origin: string, maxBodyByt
   return request;
 }
 
-/** Writes a Fetch API Response to Node, streaming its body (server-sent events included). */
-export async function sendResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
+/**
+ * Writes a Fetch API Response to Node, streaming its body (server-sent events included). The
+ * gateway's CORS headers are added where the response has none, unless `cors` is false.
+ */
+export async function sendResponse(res: ServerResponse, response: Response, method: string, { cors = true } = {}): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     const existing = headers[name];
     if (existing === undefined) headers[name] = value;
     else headers[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
   });
-  for (const [name, value] of Object.entries(corsHeaders)) headers[name.toLowerCase()] ??= value;
+  if (cors) for (const [name, value] of Object.entries(corsHeaders)) headers[name.toLowerCase()] ??= value;
   res.writeHead(response.status, headers);
   if (!response.body || method === 'HEAD') {
     res.end();

@@ -3,7 +3,7 @@
  * `npm run dev` start the same stack next to the website.
  */
 import { configFromEnv } from './config';
-import { startLocalStack, PortInUseError } from './server';
+import { startLocalStack, PortInUseError, RemoteBindError } from './server';
 
 export async function runLocalStack(): Promise<() => Promise<void>> {
   const config = configFromEnv();
@@ -26,7 +26,7 @@ if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
       process.on('SIGTERM', stop);
     })
     .catch((error: unknown) => {
-      console.error(error instanceof PortInUseError ? error.message : error);
+      console.error(error instanceof PortInUseError || error instanceof RemoteBindError ? error.message : error);
       process.exit(1);
     });
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { createAuthService, ensureUser } from './auth';
-import type { LocalStackConfig } from './config';
+import { isLoopbackHost, type LocalStackConfig } from './config';
 import { openDatabase } from './database';
 import { createFunctionsService } from './functions';
 import { BodyTooLargeError, corsHeaders, json, sendResponse, toRequest } from './http';
@@ -23,6 +23,16 @@ export interface LocalStack {
   readonly db: PGlite;
   readonly config: LocalStackConfig;
   close(): Promise<void>;
+}
+
+/** The stack's keys are public: it listens on loopback only unless explicitly forced. */
+export class RemoteBindError extends Error {
+  constructor(readonly host: string) {
+    super(
+      `Refusing to listen on ${host}: the local stack's keys are public demo values, so it only listens on loopback (127.0.0.1). ` +
+        'Set SUPABASE_LOCAL_ALLOW_REMOTE=1 to force it, and change ADMIN_PASSWORD first.',
+    );
+  }
 }
 
 export class PortInUseError extends Error {
@@ -50,6 +60,9 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 /** Opens the database (applying what is pending), creates the admin user and starts listening. */
 export async function startLocalStack(config: LocalStackConfig): Promise<LocalStack> {
+  if (!isLoopbackHost(config.host) && config.allowRemote !== true) {
+    throw new RemoteBindError(config.host);
+  }
   if (config.dataDir !== null) mkdirSync(config.dataDir, { recursive: true });
   // In memory (tests), a cached copy of the freshly migrated database saves most of the start-up.
   const db = await openDatabase(
@@ -81,6 +94,8 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
     void (async () => {
       const method = req.method ?? 'GET';
       let response: Response;
+      // Functions answer CORS themselves, as on Supabase: the stack adds no grant of its own.
+      let functionsAnswer = false;
       try {
         const request = await toRequest(req, origin, config.maxBodyBytes);
         const { pathname } = new URL(request.url);
@@ -92,6 +107,7 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
           response = new Response(null, { status: 204, headers: corsHeaders });
         } else {
           const service = services[prefix];
+          functionsAnswer = prefix === '/functions/v1';
           response = service
             ? await service.handle(request, pathname.slice(prefix.length) || '/')
             : json(404, { message: 'no Route matched with those values' });
@@ -105,7 +121,7 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
         }
       }
       try {
-        await sendResponse(res, response, method);
+        await sendResponse(res, response, method, { cors: !functionsAnswer });
       } catch {
         res.destroy();
       }

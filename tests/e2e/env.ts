@@ -32,5 +32,9 @@ export function functionEnvFor(openaiUrl: string, elevenLabsUrl: string): Record
     COACH_RATE_LIMIT: '100000',
     TTS_RATE_LIMIT: '100000',
     STT_RATE_LIMIT: '100000',
+    COACH_DAILY_LIMIT: '1000000',
+    TTS_DAILY_LIMIT: '1000000',
+    COACH_CONCURRENT_LIMIT: '1000',
+    TTS_CONCURRENT_LIMIT: '1000',
   };
 }

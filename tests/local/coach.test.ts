@@ -9,7 +9,7 @@ import { personaSystemPrompt } from '../../supabase/functions/_shared/persona';
 import { FALLBACK_ANSWER } from '../../supabase/functions/coach/offline';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
-import { startHarness, type Harness } from './harness';
+import { clientAt, startHarness, type Harness } from './harness';
 
 type Message = OpenAI.Chat.ChatCompletionMessageParam;
 
@@ -349,7 +349,8 @@ describe('with a language model', () => {
       headers: { origin: 'http://localhost:4173', 'access-control-request-method': 'POST', 'access-control-request-headers': requested },
     });
     expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    // The local site is an allowed origin by default (ALLOWED_ORIGINS unset), so it is echoed.
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:4173');
     expect(response.headers.get('access-control-allow-headers')).toBe(requested);
     expect(response.headers.get('access-control-expose-headers')).toContain('x-conversation-id');
     expect(response.headers.get('access-control-expose-headers')).toContain('x-coach-mode');
@@ -458,8 +459,17 @@ describe('rate limit', () => {
     const error: unknown = await ask(harness, question('Hallo')).catch((thrown: unknown) => thrown);
     expect((error as APIError).status).toBe(429);
 
-    // Another client (as the gateway forwards its address) has its own allowance.
-    const other = await post(harness, '/chat/completions', { messages: question('Hallo') }, { 'x-forwarded-for': '198.51.100.4' });
-    expect(other.status).toBe(200);
+    // A made-up X-Forwarded-For changes nothing; another machine has its own allowance.
+    const forged = await post(harness, '/chat/completions', { messages: question('Hallo') }, { 'x-forwarded-for': '198.51.100.4' });
+    expect(forged.status).toBe(429);
+    const other = clientAt('127.0.0.5');
+    const elsewhere = await other.fetch(`${harness.url}/functions/v1/coach/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${LOCAL_ANON_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: question('Hallo') }),
+    });
+    expect(elsewhere.status).toBe(200);
+    await elsewhere.text();
+    await other.close();
   });
 });

@@ -4,6 +4,7 @@
  * realtime transport is `ws`, as the app's Node code uses it.
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import WebSocket from 'ws';
 import type { Database } from '../../src/types/database';
 import {
@@ -81,4 +82,22 @@ export async function startHarness(overrides: Partial<LocalStackConfig> = {}): P
       await stack.close();
     },
   };
+}
+
+/**
+ * A fetch whose connections leave from `address` (every 127.0.0.x is this machine), so a test can
+ * act as several clients: the functions know a client by its connection's address, never by a
+ * header it wrote. Close the agent with `close()` when done.
+ */
+export function clientAt(address: string): { fetch: typeof fetch; close: () => Promise<void> } {
+  const agent = new Agent({ localAddress: address });
+  const at = (input: string, init: RequestInit = {}) =>
+    undiciFetch(input, {
+      method: init.method,
+      headers: init.headers as Record<string, string> | undefined,
+      body: init.body as string | undefined,
+      signal: init.signal,
+      dispatcher: agent,
+    });
+  return { fetch: at as unknown as typeof fetch, close: () => agent.close() };
 }

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { audioFor, startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
-import { ADMIN, startHarness, type Harness } from './harness';
+import { ADMIN, clientAt, startHarness, type Harness } from './harness';
 
 const VOICE_ID = 'voice-Mia_01';
 const API_KEY = 'sk_fake-elevenlabs-key-0123456789abcdef';
@@ -38,18 +38,18 @@ async function accessToken(client: Awaited<ReturnType<Harness['signedIn']>>): Pr
 
 interface CallOptions {
   token?: string;
-  ip?: string;
+  /** The client's own address (127.0.0.x), as the functions see it. */
+  from?: typeof fetch;
   target?: Harness;
 }
 
-function tts(body: unknown, { token = LOCAL_ANON_KEY, ip, target = harness }: CallOptions = {}): Promise<Response> {
-  return fetch(`${target.url}/functions/v1/tts`, {
+function tts(body: unknown, { token = LOCAL_ANON_KEY, from = fetch, target = harness }: CallOptions = {}): Promise<Response> {
+  return from(`${target.url}/functions/v1/tts`, {
     method: 'POST',
     headers: {
       apikey: LOCAL_ANON_KEY,
       authorization: `Bearer ${token}`,
       'content-type': 'application/json',
-      ...(ip ? { 'x-forwarded-for': ip } : {}),
     },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
@@ -283,7 +283,8 @@ describe('the error catalogue', () => {
   });
 
   it('says the configuration is missing without a key or without a voice id', async () => {
-    const call = () => tts({ text: 'Hallo.' }, { target: unconfigured, ip: '203.0.113.1' });
+    const client = clientAt('127.0.0.6');
+    const call = () => tts({ text: 'Hallo.' }, { target: unconfigured, from: client.fetch });
     await expectError(await call(), 503, MESSAGES.notConfigured, 'not_configured');
     Object.assign(unconfiguredEnv, { ELEVENLABS_API_KEY: API_KEY, ELEVENLABS_BASE_URL: fake.url });
     try {
@@ -291,6 +292,7 @@ describe('the error catalogue', () => {
     } finally {
       delete unconfiguredEnv.ELEVENLABS_API_KEY;
       delete unconfiguredEnv.ELEVENLABS_BASE_URL;
+      await client.close();
     }
     expect(fake.requests()).toEqual([]);
   });
@@ -407,15 +409,17 @@ describe('the greeting cache', () => {
 
 describe('rate limit', () => {
   it('answers 429 with Retry-After once a client exceeds TTS_RATE_LIMIT per minute, per client', async () => {
-    const ip = '198.51.100.7';
+    const client = clientAt('127.0.0.7');
+    const other = clientAt('127.0.0.8');
     for (let request = 0; request < 2; request += 1) {
-      expect((await tts({ text: 'Hallo.' }, { target: unconfigured, ip })).status).toBe(503);
+      expect((await tts({ text: 'Hallo.' }, { target: unconfigured, from: client.fetch })).status).toBe(503);
     }
-    const limited = await tts({ text: 'Hallo.' }, { target: unconfigured, ip });
+    const limited = await tts({ text: 'Hallo.' }, { target: unconfigured, from: client.fetch });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     await expectError(limited, 429, MESSAGES.rateLimited, 'rate_limited');
 
-    const otherClient = await tts({ text: 'Hallo.' }, { target: unconfigured, ip: '198.51.100.8' });
+    const otherClient = await tts({ text: 'Hallo.' }, { target: unconfigured, from: other.fetch });
     expect(otherClient.status).toBe(503);
+    await Promise.all([client.close(), other.close()]);
   });
 });

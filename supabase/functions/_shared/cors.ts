@@ -21,3 +21,38 @@ export function corsHeaders(request?: Request): Record<string, string> {
 export function preflight(request: Request): Response {
   return new Response(null, { status: 204, headers: corsHeaders(request) });
 }
+
+/**
+ * Whether a browser page at `origin` may read the functions' answers: the origins listed in
+ * ALLOWED_ORIGINS (comma-separated, e.g. `https://www.example.de,https://example.de`), or, when
+ * that is unset, the local site on any loopback port. A courtesy against other websites embedding
+ * the coach, not a guard: any script outside a browser ignores CORS (the limits are the guard).
+ */
+export function originAllowed(origin: string, env: Record<string, string>): boolean {
+  const listed = (env.ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((entry) => entry.trim().replace(/\/+$/u, ''))
+    .filter((entry) => entry !== '');
+  if (listed.length > 0) return listed.includes(origin);
+  return /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/u.test(origin);
+}
+
+/**
+ * The response with its CORS grant narrowed to the request's origin: an allowed origin is echoed
+ * (with Vary: Origin), any other origin gets no grant, so the browser withholds the answer from
+ * that page. Requests without Origin (not from a browser page) keep the headers as they are.
+ */
+export function withAllowedOrigin(request: Request, env: Record<string, string>, response: Response): Response {
+  const origin = request.headers.get('origin');
+  if (origin === null) return response;
+  const headers = new Headers(response.headers);
+  headers.append('vary', 'Origin');
+  if (originAllowed(origin, env)) headers.set('access-control-allow-origin', origin);
+  else {
+    headers.delete('access-control-allow-origin');
+    headers.delete('access-control-allow-headers');
+    headers.delete('access-control-allow-methods');
+    headers.delete('access-control-expose-headers');
+  }
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

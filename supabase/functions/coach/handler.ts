@@ -8,10 +8,10 @@
  * The function builds the prompt itself (persona, knowledge passages, bounded history) and counts
  * the conversation anonymously. Without OPENAI_API_KEY it answers from the knowledge base alone.
  */
-import { corsHeaders, preflight } from '../_shared/cors.ts';
+import { corsHeaders, preflight, withAllowedOrigin } from '../_shared/cors.ts';
 import { errorResponse, isRecord, readJson } from '../_shared/http.ts';
 import { personaSystemPrompt } from '../_shared/persona.ts';
-import { clientKey, createRateLimiter, type RateLimiter } from '../_shared/rateLimit.ts';
+import { admit, estimateTokens, recordSpend } from '../_shared/guard.ts';
 import { supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
 import { parseChatRequest, type ChatMessage } from './chatRequest.ts';
 import { coachConfig, type CoachConfig } from './config.ts';
@@ -19,25 +19,8 @@ import { completionResponse } from './completion.ts';
 import { countMessage, isUuid, rateConversation } from './conversations.ts';
 import { knowledgeMessage, searchPassages } from './knowledge.ts';
 import { answerDeltas, OFFLINE_MODEL, offlineAnswer } from './offline.ts';
-import { openChatStream } from './upstream.ts';
-
-const RATE_LIMITED = 'Zu viele Anfragen. Bitte warte einen Moment.';
-
-/**
- * One limiter per project and limit. The module lives as long as the function instance; keying by
- * SUPABASE_URL keeps stacks that share a process (tests) from sharing their counts.
- */
-const limiters = new Map<string, RateLimiter>();
-
-function limiterFor(env: Record<string, string>, limit: number): RateLimiter {
-  const key = `${env.SUPABASE_URL ?? ''}|${String(limit)}`;
-  let limiter = limiters.get(key);
-  if (!limiter) {
-    limiter = createRateLimiter(limit, 60_000);
-    limiters.set(key, limiter);
-  }
-  return limiter;
-}
+import { PAUSED_ANSWER, PAUSED_MODEL } from './paused.ts';
+import { openChatStream, type UsageReport } from './upstream.ts';
 
 type Route = 'chat' | 'rating';
 
@@ -57,7 +40,59 @@ function logged<T>(what: string, fallback: T): (error: unknown) => T {
   };
 }
 
-async function chat(request: Request, config: CoachConfig, supabase: SupabaseEnv): Promise<Response> {
+/**
+ * The model's text as it streams, and afterwards (finished, failed or cancelled) the tokens it cost
+ * are added to today's spend: as the model reported them, else estimated from the texts.
+ */
+async function* counted(
+  deltas: AsyncGenerator<string>,
+  usage: UsageReport,
+  messages: ChatMessage[],
+  env: Record<string, string>,
+  release: () => Promise<void>,
+): AsyncGenerator<string> {
+  let completion = '';
+  try {
+    for await (const delta of deltas) {
+      completion += delta;
+      yield delta;
+    }
+  } finally {
+    const prompt = messages.map((message) => message.content).join('\n');
+    const tokens = usage.totalTokens ?? estimateTokens(prompt) + estimateTokens(completion);
+    await Promise.all([recordSpend(env, 'model_tokens', tokens), release()]);
+  }
+}
+
+/**
+ * The answer to a chat request. A model answer holds the client's stream slot (`release`) until
+ * its text has streamed; every other outcome frees it before returning.
+ */
+async function chat(
+  request: Request,
+  config: CoachConfig,
+  supabase: SupabaseEnv,
+  env: Record<string, string>,
+  release: () => Promise<void>,
+): Promise<Response> {
+  const slot = { handedOver: false };
+  try {
+    return await answer(request, config, supabase, env, release, () => {
+      slot.handedOver = true;
+    });
+  } finally {
+    if (!slot.handedOver) await release();
+  }
+}
+
+async function answer(
+  request: Request,
+  config: CoachConfig,
+  supabase: SupabaseEnv,
+  env: Record<string, string>,
+  release: () => Promise<void>,
+  handOver: () => void,
+): Promise<Response> {
   const chatRequest = parseChatRequest(await readJson(request));
   if (!chatRequest) {
     return errorResponse(400, 'messages must end with a user message that has text', 'invalid_request');
@@ -85,7 +120,8 @@ async function chat(request: Request, config: CoachConfig, supabase: SupabaseEnv
   request.signal.addEventListener('abort', () => stop.abort(), { once: true });
   const upstream = await openChatStream(config.openai, messages, stop.signal);
   if (!upstream.ok) return errorResponse(502, `upstream_error: ${upstream.detail}`, 'upstream_error', headers);
-  return completionResponse(upstream.deltas, {
+  handOver();
+  return completionResponse(counted(upstream.deltas, upstream.usage, messages, env, release), {
     model: config.openai.model,
     stream: chatRequest.stream,
     headers,
@@ -106,15 +142,33 @@ async function rating(request: Request, supabase: SupabaseEnv): Promise<Response
 }
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
+  return withAllowedOrigin(request, env, await respond(request, env));
+}
+
+async function respond(request: Request, env: Record<string, string>): Promise<Response> {
   if (request.method === 'OPTIONS') return preflight(request);
   const route = routeOf(new URL(request.url).pathname);
   if (!route) return errorResponse(404, 'not found: use POST /coach/chat/completions or /coach/rating', 'not_found');
   if (request.method !== 'POST') return errorResponse(405, 'method not allowed', 'method_not_allowed', { allow: 'POST, OPTIONS' });
 
   const config = coachConfig(env);
-  const wait = limiterFor(env, config.rateLimit).take(clientKey(request));
-  if (wait > 0) return errorResponse(429, RATE_LIMITED, 'rate_limited', { 'retry-after': String(wait) });
-
   const supabase = supabaseEnv(env);
-  return route === 'chat' ? chat(request, config, supabase) : rating(request, supabase);
+  if (route === 'rating') {
+    const gate = await admit(request, env, { fn: 'coach', spends: [] });
+    return gate.ok ? rating(request, supabase) : gate.response;
+  }
+
+  // Only a model answer costs money and holds a stream slot; the offline answer is counted as a request.
+  const gate = await admit(request, env, { fn: 'coach', spends: config.openai ? ['model_tokens'] : [], stream: config.openai !== null });
+  if (!gate.ok) {
+    if (gate.reason !== 'spend_cap_reached') return gate.response;
+    // The day's budget is spent: the coach says so in its own words, as an ordinary answer.
+    const chatRequest = parseChatRequest(await readJson(request));
+    return completionResponse(answerDeltas(PAUSED_ANSWER), {
+      model: PAUSED_MODEL,
+      stream: chatRequest?.stream ?? false,
+      headers: { 'x-coach-mode': 'paused' },
+    });
+  }
+  return chat(request, config, supabase, env, gate.release);
 }

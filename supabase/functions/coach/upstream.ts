@@ -22,7 +22,19 @@ export interface ModelSettings {
 /** The model failed after it had started answering. */
 export class UpstreamStreamError extends Error {}
 
-export type UpstreamResult = { ok: true; deltas: AsyncGenerator<string> } | { ok: false; detail: string };
+/** Tokens the model reported for the request (prompt + completion); null until it reports them. */
+export interface UsageReport {
+  totalTokens: number | null;
+}
+
+export type UpstreamResult = { ok: true; deltas: AsyncGenerator<string>; usage: UsageReport } | { ok: false; detail: string };
+
+/** `usage.total_tokens` of a completion or of the last stream event (`stream_options.include_usage`). */
+function readUsage(value: unknown, usage: UsageReport): void {
+  if (!isRecord(value) || !isRecord(value.usage)) return;
+  const total = value.usage.total_tokens;
+  if (typeof total === 'number' && Number.isFinite(total) && total >= 0) usage.totalTokens = total;
+}
 
 function firstChoice(value: unknown): Record<string, unknown> | null {
   if (!isRecord(value) || !Array.isArray(value.choices)) return null;
@@ -31,7 +43,7 @@ function firstChoice(value: unknown): Record<string, unknown> | null {
 }
 
 /** The content pieces of an OpenAI chat completion event stream. */
-async function* streamedContent(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+async function* streamedContent(body: ReadableStream<Uint8Array>, usage: UsageReport): AsyncGenerator<string> {
   for await (const data of readSseData(body)) {
     if (data.trim() === '[DONE]') return;
     let event: unknown;
@@ -41,6 +53,7 @@ async function* streamedContent(body: ReadableStream<Uint8Array>): AsyncGenerato
       continue; // not an event we understand; the next one may be
     }
     if (isRecord(event) && event.error !== undefined) throw new UpstreamStreamError('the model reported an error mid-stream');
+    readUsage(event, usage);
     const delta = firstChoice(event)?.delta;
     const content = isRecord(delta) ? delta.content : undefined;
     if (typeof content === 'string' && content !== '') yield content;
@@ -48,8 +61,10 @@ async function* streamedContent(body: ReadableStream<Uint8Array>): AsyncGenerato
 }
 
 /** A server that ignores `stream: true` answers one completion; its text becomes one delta. */
-async function* completeContent(response: Response): AsyncGenerator<string> {
-  const message = firstChoice(await response.json())?.message;
+async function* completeContent(response: Response, usage: UsageReport): AsyncGenerator<string> {
+  const completion: unknown = await response.json();
+  readUsage(completion, usage);
+  const message = firstChoice(completion)?.message;
   const content = isRecord(message) ? message.content : undefined;
   if (typeof content === 'string' && content !== '') yield content;
 }
@@ -73,7 +88,15 @@ export async function openChatStream(settings: ModelSettings, messages: ChatMess
         'content-type': 'application/json',
         accept: 'text/event-stream',
       },
-      body: JSON.stringify({ model: settings.model, messages, temperature: TEMPERATURE, max_tokens: MAX_TOKENS, stream: true }),
+      body: JSON.stringify({
+        model: settings.model,
+        messages,
+        temperature: TEMPERATURE,
+        max_tokens: MAX_TOKENS,
+        stream: true,
+        // The last event then reports the tokens used, which the spend cap counts.
+        stream_options: { include_usage: true },
+      }),
       signal: controller.signal,
     });
   } catch {
@@ -85,7 +108,8 @@ export async function openChatStream(settings: ModelSettings, messages: ChatMess
     await response.body?.cancel().catch(() => undefined);
     return { ok: false, detail: `HTTP ${String(response.status)}` };
   }
-  if (!response.body) return { ok: true, deltas: completeContent(new Response('{}')) };
+  const usage: UsageReport = { totalTokens: null };
+  if (!response.body) return { ok: true, deltas: completeContent(new Response('{}'), usage), usage };
   const json = (response.headers.get('content-type') ?? '').includes('application/json');
-  return { ok: true, deltas: json ? completeContent(response) : streamedContent(response.body) };
+  return { ok: true, deltas: json ? completeContent(response, usage) : streamedContent(response.body, usage), usage };
 }

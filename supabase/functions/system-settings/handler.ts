@@ -1,19 +1,35 @@
 /**
  * Admin-only system settings: `GET /system-settings` (is each provider configured, and its key
- * masked) and `POST /system-settings/clear-tts-cache` (empties the private tts cache bucket,
- * `{ removed }`). The caller must be a signed-in admin; GoTrue checks the token, so neither the
+ * masked), `POST /system-settings/clear-tts-cache` (empties the private tts cache bucket,
+ * `{ removed }`) and `GET /system-settings/usage` (today's spend against the daily caps). The caller must be a signed-in admin; GoTrue checks the token, so neither the
  * anon key nor a forged token gets through (403).
  */
-import { preflight } from '../_shared/cors.ts';
+import { preflight, withAllowedOrigin } from '../_shared/cors.ts';
 import { errorResponse, json } from '../_shared/http.ts';
-import { callerUser, supabaseEnv } from '../_shared/supabase.ts';
+import { spendCaps } from '../_shared/guard.ts';
+import { callerUser, rpc, supabaseEnv } from '../_shared/supabase.ts';
 import { clearTtsCache } from '../_shared/ttsCache.ts';
 import { systemSettings } from './providerStatus.ts';
 
 const routes: Record<string, { method: string; run: (env: Record<string, string>) => Promise<Response> }> = {
   '/system-settings': { method: 'GET', run: (env) => Promise.resolve(json(200, systemSettings(env))) },
   '/system-settings/clear-tts-cache': { method: 'POST', run: clearCache },
+  '/system-settings/usage': { method: 'GET', run: usage },
 };
+
+/** Today's spend against the daily caps: `{ caps, today }`, each {modelTokens, ttsCharacters, sttSeconds}. */
+async function usage(env: Record<string, string>): Promise<Response> {
+  const caps = spendCaps(env);
+  try {
+    const today = await rpc(supabaseEnv(env), 'usage_today', {});
+    return json(200, {
+      caps: { modelTokens: caps.model_tokens, ttsCharacters: caps.tts_characters, sttSeconds: caps.stt_seconds },
+      today,
+    });
+  } catch {
+    return errorResponse(502, 'Der Verbrauch konnte nicht gelesen werden.', 'usage_error');
+  }
+}
 
 async function clearCache(env: Record<string, string>): Promise<Response> {
   try {
@@ -25,6 +41,10 @@ async function clearCache(env: Record<string, string>): Promise<Response> {
 }
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
+  return withAllowedOrigin(request, env, await respond(request, env));
+}
+
+async function respond(request: Request, env: Record<string, string>): Promise<Response> {
   if (request.method === 'OPTIONS') return preflight(request);
   // Checked before routing, so a visitor learns nothing about what exists here.
   const caller = await callerUser(supabaseEnv(env), request);

@@ -10,9 +10,9 @@
  * `GET /tts` → `{ available }`: whether a voice provider is configured, so the page learns once that
  * it must use the browser's own voice instead of asking (and failing) for every sentence.
  */
-import { corsHeaders, preflight } from '../_shared/cors.ts';
+import { corsHeaders, preflight, withAllowedOrigin } from '../_shared/cors.ts';
+import { admit, recordSpend } from '../_shared/guard.ts';
 import { errorResponse, json, readJson } from '../_shared/http.ts';
-import { clientKey, createRateLimiter, limitFromEnv, type RateLimiter } from '../_shared/rateLimit.ts';
 import { supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
 import { readCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
 import { readAll } from './audioStream.ts';
@@ -22,22 +22,6 @@ import { splitVoiceSettings, type SplitVoiceSettings } from './providerSettings.
 import { parseTtsRequest, type AudioFormat } from './request.ts';
 import { synthesize } from './synthesis.ts';
 import { chooseVoice } from './voiceChoice.ts';
-
-const DEFAULT_RATE_LIMIT = 120;
-const RATE_WINDOW_MS = 60_000;
-
-/** One limiter per configured limit, kept for the life of the instance (the env arrives per request). */
-const limiters = new Map<number, RateLimiter>();
-
-function limiterFor(env: Record<string, string>): RateLimiter {
-  const limit = limitFromEnv(env.TTS_RATE_LIMIT, DEFAULT_RATE_LIMIT);
-  let limiter = limiters.get(limit);
-  if (!limiter) {
-    limiter = createRateLimiter(limit, RATE_WINDOW_MS);
-    limiters.set(limit, limiter);
-  }
-  return limiter;
-}
 
 const CONTENT_TYPES: Record<AudioFormat, string> = { mp3: 'audio/mpeg', pcm: 'audio/pcm' };
 
@@ -61,6 +45,7 @@ function audioResponse(
 
 /** The cached take of this text and voice, or a fresh one that is stored for the next visitor. */
 async function cachedSpeech(
+  env: Record<string, string>,
   supabase: SupabaseEnv,
   provider: ElevenLabsConfig,
   speech: SpeechRequest,
@@ -78,6 +63,7 @@ async function cachedSpeech(
 
   const synthesis = await synthesize(provider, speech);
   if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
+  await recordSpend(env, 'tts_characters', speech.text.length);
   const audio = await readAll(synthesis.audio);
   // Stored before answering: an edge runtime may stop the instance once the response is sent.
   // A failed store only means the next request synthesises again.
@@ -86,6 +72,10 @@ async function cachedSpeech(
 }
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
+  return withAllowedOrigin(request, env, await respond(request, env));
+}
+
+async function respond(request: Request, env: Record<string, string>): Promise<Response> {
   if (request.method === 'OPTIONS') return preflight(request);
   if (new URL(request.url).pathname.replace(/\/+$/, '') !== '/tts') return errorResponse(404, 'Not found', 'not_found');
   if (request.method === 'GET') return json(200, { available: elevenLabsConfig(env) !== null });
@@ -93,10 +83,10 @@ export async function handle(request: Request, env: Record<string, string>): Pro
     return errorResponse(405, 'Method not allowed', 'method_not_allowed', { Allow: 'GET, POST, OPTIONS' });
   }
 
-  const retryAfter = limiterFor(env).take(clientKey(request));
-  if (retryAfter > 0) {
-    return errorResponse(429, ttsMessages.rateLimited, 'rate_limited', { 'Retry-After': String(retryAfter) });
-  }
+  // Per-client limits and the daily character cap, shared by all instances (../_shared/guard.ts).
+  // A refusal (429, or 503 once the cap is reached) leaves the browser to its own de-DE voice.
+  const gate = await admit(request, env, { fn: 'tts', spends: ['tts_characters'] });
+  if (!gate.ok) return gate.response;
 
   const tts = parseTtsRequest(await readJson(request));
   if (!tts) return errorResponse(400, ttsMessages.invalidText, 'invalid_text');
@@ -117,9 +107,11 @@ export async function handle(request: Request, env: Record<string, string>): Pro
 
   // An admin's unsaved sample is never cached: it would only fill the bucket with one-off takes.
   // Nor is a piece of a longer answer: its take depends on what was said before it.
-  if (tts.cache && choice.kind === 'active' && !speech.previousText) return cachedSpeech(supabase, provider, speech, voice);
+  if (tts.cache && choice.kind === 'active' && !speech.previousText) return cachedSpeech(env, supabase, provider, speech, voice);
 
   const synthesis = await synthesize(provider, speech);
   if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
+  // ElevenLabs bills the characters it was sent; a cached take costs nothing.
+  await recordSpend(env, 'tts_characters', tts.text.length);
   return audioResponse(synthesis.audio, tts.format, voice, null);
 }

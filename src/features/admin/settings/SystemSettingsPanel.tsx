@@ -4,6 +4,7 @@ import { useAdminT } from '../../../i18n/namespaces/admin';
 import { clearVoiceCache, fetchProviderKeys, type KeyStatus, type ProviderKeys } from '../../../services/systemSettings';
 import { Notice, type NoticeTone } from '../Notice';
 import { ConfirmDialog, PanelSection, dangerButton } from '../Panel';
+import { UsageSection } from './UsageSection';
 
 function KeyField({ label, status, fallback }: { label: string; status: KeyStatus | undefined; fallback: string }) {
   const { t } = useAdminT();
@@ -75,6 +76,7 @@ export function SystemSettingsPanel({ session }: { session: Session }) {
         <KeyField label={t('settings.languageModelKey')} status={keys?.languageModel} fallback={fallback} />
         <KeyField label={t('settings.voiceKey')} status={keys?.voice} fallback={fallback} />
       </div>
+      <UsageSection token={token} />
       {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
       <div className="space-y-2">
         <ConfirmDialog
