@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
-import { startHarness, type Harness } from './harness';
+import { clientAt, startHarness, type Harness } from './harness';
 
 const OPENAI_KEY = 'sk-fake-openai-stt-key-0123456789';
 const ELEVENLABS_KEY = 'sk_fake-elevenlabs-stt-key-0123456789';
@@ -41,8 +41,8 @@ function wav(seconds: number, sampleRate = 16_000): Uint8Array<ArrayBuffer> {
   return new Uint8Array(view.buffer);
 }
 
-function stt(body: BodyInit | null, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${harness.url}/functions/v1/stt`, {
+function stt(body: BodyInit | null, headers: Record<string, string> = {}, from: typeof fetch = fetch): Promise<Response> {
+  return from(`${harness.url}/functions/v1/stt`, {
     method: 'POST',
     headers: { apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}`, ...headers },
     body,
@@ -230,14 +230,43 @@ describe('limits and refusals', () => {
     expect(openai.transcriptions()).toEqual([]);
   });
 
-  it('limits the requests per client (STT_RATE_LIMIT per minute)', async () => {
+  it('limits the requests per client (STT_RATE_LIMIT per minute), whatever X-Forwarded-For the client writes', async () => {
     env.STT_RATE_LIMIT = '2';
-    const ip = { 'x-forwarded-for': '198.51.100.44', 'content-type': 'audio/webm' };
-    expect((await stt(webm(), ip)).status).toBe(200);
-    expect((await stt(webm(), ip)).status).toBe(200);
-    const limited = await stt(webm(), ip);
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const client = clientAt('127.0.0.9');
+    const other = clientAt('127.0.0.10');
+    try {
+      for (const forged of ['198.51.100.1', '198.51.100.2']) {
+        expect((await stt(webm(), { 'content-type': 'audio/webm', 'x-forwarded-for': forged }, client.fetch)).status).toBe(200);
+      }
+      const limited = await stt(webm(), { 'content-type': 'audio/webm', 'x-forwarded-for': '198.51.100.3' }, client.fetch);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await stt(webm(), { 'content-type': 'audio/webm' }, other.fetch)).status).toBe(200);
+    } finally {
+      await Promise.all([client.close(), other.close()]);
+    }
+  });
+
+  it('counts the seconds transcribed against the daily cap, and stops at it', async () => {
+    // A stack of its own: the day's spend is shared by every client of a project.
+    const fresh = await startHarness({ functionEnv: { ...env, SPEND_CAP_STT_SECONDS: '45' } });
+    const post = (body: Uint8Array<ArrayBuffer>) =>
+      fetch(`${fresh.url}/functions/v1/stt`, {
+        method: 'POST',
+        headers: { apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}`, 'content-type': 'audio/wav' },
+        body,
+      });
+    try {
+      // 30 s, then 30 s more (the cap is checked before, counted after), then refused.
+      expect((await post(wav(30))).status).toBe(200);
+      expect((await post(wav(30))).status).toBe(200);
+      const capped = await post(wav(1));
+      expect(capped.status).toBe(503);
+      expect(((await capped.json()) as { error: { code: string } }).error.code).toBe('spend_cap_reached');
+      expect(openai.transcriptions()).toHaveLength(2);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('refuses other methods and answers the preflight', async () => {

@@ -27,6 +27,11 @@ export interface Utterance {
   type: string;
   /** File name for the provider's multipart upload (the extension names the format). */
   fileName: string;
+  /**
+   * Its length in seconds, for the daily spend cap: read from a WAV header, else the recorder's
+   * declared length, but never less than the size at 128 kbit/s (a low declaration buys nothing).
+   */
+  seconds: number;
 }
 
 export type AudioCheck = { ok: true; utterance: Utterance } | { ok: false; problem: 'type' | 'size' | 'empty' };
@@ -76,7 +81,8 @@ export async function readUtterance(request: Request): Promise<AudioCheck> {
   const lengthProblem = durationProblem(extension, audio);
   if (lengthProblem) return { ok: false, problem: lengthProblem };
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  return { ok: true, utterance: { audio, type, fileName: `utterance.${extension}` } };
+  const seconds = extension === 'wav' ? (wavSeconds(audio) ?? 0) : Math.min(MAX_AUDIO_SECONDS, Math.max(duration, audio.length / 16_000));
+  return { ok: true, utterance: { audio, type, fileName: `utterance.${extension}`, seconds } };
 }
 
 const ascii = (bytes: Uint8Array, start: number, length: number) => String.fromCharCode(...bytes.subarray(start, start + length));

@@ -9,27 +9,11 @@
  * can offer voice input without the browser's recogniser.
  */
 import { preflight } from '../_shared/cors.ts';
+import { admit, recordSpend } from '../_shared/guard.ts';
 import { errorResponse, json } from '../_shared/http.ts';
-import { clientKey, createRateLimiter, limitFromEnv, type RateLimiter } from '../_shared/rateLimit.ts';
 import { readUtterance } from './audio.ts';
 import { sttMessages } from './messages.ts';
 import { sttProvider, transcribe } from './providers.ts';
-
-const DEFAULT_RATE_LIMIT = 30;
-const RATE_WINDOW_MS = 60_000;
-
-/** One limiter per configured limit, kept for the life of the instance (the env arrives per request). */
-const limiters = new Map<number, RateLimiter>();
-
-function limiterFor(env: Record<string, string>): RateLimiter {
-  const limit = limitFromEnv(env.STT_RATE_LIMIT, DEFAULT_RATE_LIMIT);
-  let limiter = limiters.get(limit);
-  if (!limiter) {
-    limiter = createRateLimiter(limit, RATE_WINDOW_MS);
-    limiters.set(limit, limiter);
-  }
-  return limiter;
-}
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
   if (request.method === 'OPTIONS') return preflight(request);
@@ -40,19 +24,23 @@ export async function handle(request: Request, env: Record<string, string>): Pro
     return errorResponse(405, 'Method not allowed', 'method_not_allowed', { Allow: 'GET, POST, OPTIONS' });
   }
 
-  const retryAfter = limiterFor(env).take(clientKey(request));
-  if (retryAfter > 0) {
-    return errorResponse(429, sttMessages.rateLimited, 'rate_limited', { 'Retry-After': String(retryAfter) });
-  }
   if (!provider) return errorResponse(503, sttMessages.notConfigured, 'not_configured');
-
-  const check = await readUtterance(request);
-  if (!check.ok) {
-    if (check.problem === 'type') return errorResponse(415, sttMessages.unsupportedType, 'unsupported_type');
-    if (check.problem === 'size') return errorResponse(413, sttMessages.tooLarge, 'too_large');
-    return errorResponse(400, sttMessages.empty, 'empty_audio');
+  // Per client per minute and per day, one utterance at a time, and the daily cap of seconds.
+  const gate = await admit(request, env, { fn: 'stt', spends: ['stt_seconds'], stream: true });
+  if (!gate.ok) return gate.response;
+  try {
+    const check = await readUtterance(request);
+    if (!check.ok) {
+      if (check.problem === 'type') return errorResponse(415, sttMessages.unsupportedType, 'unsupported_type');
+      if (check.problem === 'size') return errorResponse(413, sttMessages.tooLarge, 'too_large');
+      return errorResponse(400, sttMessages.empty, 'empty_audio');
+    }
+    const result = await transcribe(provider, check.utterance, request.signal);
+    // The provider bills the audio it received, answer or not.
+    await recordSpend(env, 'stt_seconds', check.utterance.seconds);
+    if (!result.ok) return errorResponse(502, sttMessages.failed, 'provider_error');
+    return json(200, { text: result.text });
+  } finally {
+    await gate.release();
   }
-  const result = await transcribe(provider, check.utterance, request.signal);
-  if (!result.ok) return errorResponse(502, sttMessages.failed, 'provider_error');
-  return json(200, { text: result.text });
 }

@@ -5,5 +5,4 @@ export const sttMessages = {
   unsupportedType: 'Dieses Audioformat wird nicht unterstützt.',
   empty: 'Keine Sprache erkannt. Bitte sprich deutlicher.',
   failed: 'Es gab ein Problem bei der Verarbeitung.',
-  rateLimited: 'Zu viele Anfragen. Bitte warte einen Moment.',
 } as const;
