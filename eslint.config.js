@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -20,7 +20,13 @@ const zones = [
   { target: './src/features', from: ['./src/app', './src/pages'], message: 'features/ do not reach up into pages or the app.' },
   { target: './src/pages', from: ['./src/app'], message: 'pages/ do not reach up into the app.' },
   { target: './src', from: './tests', message: 'src/ never imports test code.' },
-  { target: './supabase/local', from: './src', message: 'The local stack stands on its own.' },
+  { target: './src', from: './supabase/local', message: 'The app never imports the local stack.' },
+  { target: './src', from: './supabase/functions', except: ['./_shared'], message: 'The app shares only supabase/functions/_shared with the functions.' },
+  { target: './src', from: './scripts', message: 'src/ never imports scripts.' },
+  { target: './supabase/local', from: ['./src', './supabase/functions', './tests', './scripts'], message: 'The local stack stands on its own (it loads functions by path at runtime).' },
+  { target: './supabase/functions', from: ['./src', './supabase/local', './tests', './scripts'], message: 'Edge functions run under Deno on their own: they import only each other and _shared.' },
+  { target: './supabase/functions/_shared', from: './supabase/functions', except: ['./_shared'], message: 'Shared function code does not import a function.' },
+  { target: './tests/fixtures', from: ['./tests/e2e', './tests/local', './tests/db', './tests/pdf', './tests/scripts'], message: 'Test fixtures stand alone; tests import them, not the other way round.' },
   ...features.map((name) => ({
     target: `./src/features/${name}`,
     from: './src/features',
@@ -29,8 +35,23 @@ const zones = [
   })),
 ];
 
+// Production code in src never imports the render helpers written for its tests.
+const productionZones = [
+  ...zones,
+  { target: './src', from: './src/testing', message: 'Only tests import src/testing.' },
+];
+
+// Resolves TypeScript sources (.ts/.tsx, `.js` written for `.ts`, tsconfig settings). Without a
+// resolver the import rules cannot follow an import and silently check nothing.
+const typescriptResolver = createNodeResolver({
+  extensions: ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.json'],
+  extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+  conditionNames: ['types', 'import', 'default'],
+  tsconfig: { configFile: new URL('./tsconfig.node.json', import.meta.url).pathname, references: 'auto' },
+});
+
 export default tseslint.config(
-  { ignores: ['dist', 'dist-*', 'coverage', 'playwright-report', 'test-results', '.supabase-local', 'node_modules'] },
+  { ignores: ['tests/fixtures/lint', 'dist', 'dist-*', 'coverage', 'playwright-report', 'test-results', '.supabase-local', 'node_modules'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -39,6 +60,11 @@ export default tseslint.config(
       globals: { ...globals.browser, ...globals.node },
     },
     plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [typescriptResolver],
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-non-null-assertion': 'error',
@@ -46,7 +72,14 @@ export default tseslint.config(
       '@typescript-eslint/no-confusing-void-expression': 'off',
       '@typescript-eslint/no-unnecessary-condition': ['error', { allowConstantLoopConditions: true }],
       'import-x/no-restricted-paths': ['error', { zones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-unresolved': ['error', { ignore: ['^virtual:', '\\?(raw|url|worker|inline)$'] }],
     },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/testing/**'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: productionZones }] },
   },
   {
     files: ['src/**/*.{ts,tsx}'],
