@@ -725,30 +725,11 @@ export async function createRealtimeServer(
     }
   }
 
-  /** The SELECT policies that apply to `role`, combined as Postgres does (permissive OR, restrictive AND). */
-  async function policyExpression(table: TableInfo, role: DatabaseRole): Promise<string | null> {
-    const { rows } = await db.query<{ permissive: boolean; qual: string | null }>(
-      `select p.polpermissive as permissive, pg_catalog.pg_get_expr(p.polqual, p.polrelid) as qual
-         from pg_catalog.pg_policy p
-        where p.polrelid = $1 and p.polcmd in ('r', '*')
-          and exists (
-            select from unnest(p.polroles) as r(oid)
-             where r.oid = 0 or pg_catalog.pg_has_role($2::name, r.oid, 'member')
-          )`,
-      [table.oid, role],
-    );
-    const permissive = rows.filter((row) => row.permissive && row.qual !== null).map((row) => `(${row.qual ?? 'false'})`);
-    if (permissive.length === 0) return null;
-    const restrictive = rows
-      .filter((row) => !row.permissive && row.qual !== null)
-      .map((row) => `coalesce((${row.qual ?? 'true'}), false)`);
-    return [`coalesce((${permissive.join(' or ')}), false)`, ...restrictive].join(' and ');
-  }
-
   /**
-   * Whether the subscriber may select the changed row: for inserts and updates the row is selected
-   * by primary key as the subscriber (what Realtime's walrus does); a deleted row no longer exists,
-   * so the table's SELECT policies are evaluated against the old record as the subscriber.
+   * Whether the subscriber may see the change: for inserts and updates the row is selected by
+   * primary key as the subscriber (what Realtime's walrus does). As on Supabase, row level security
+   * is not applied to deletes: every subscriber allowed to select the key hears of a delete, and
+   * the old record then carries the primary key only.
    */
   async function visibleTo(channel: Channel, change: ChangeRow, table: TableInfo): Promise<boolean> {
     const pk = table.columns.filter((column) => column.isPk);
@@ -761,32 +742,20 @@ export async function createRealtimeServer(
     );
     const privilege = privileges[0];
     if (!privilege?.pk_selectable) return false;
-    if (privilege.bypass || !table.rls) return true;
+    if (privilege.bypass || !table.rls || change.type === 'DELETE') return true;
 
     // withClaims only serialises the claims into request.jwt.claims, whatever their value types.
     const claims = channel.claims as JwtClaims;
     const run = <T>(fn: (tx: Transaction) => Promise<T>) => withClaims(db, claims, channel.role, fn);
     try {
-      if (change.type !== 'DELETE') {
-        const match = pk.map((column) => `t.${quoteIdent(column.name)} = r.${quoteIdent(column.name)}`).join(' and ');
-        const { rows } = await run((tx) =>
-          tx.query<{ visible: boolean }>(
-            `select exists (
-               select 1 from ${qualified(table)} as t, jsonb_populate_record(null::${qualified(table)}, $1::jsonb) as r
-                where ${match}
-             ) as visible`,
-            [JSON.stringify(change.record ?? {})],
-          ),
-        );
-        return rows[0]?.visible === true;
-      }
-      const expression = await policyExpression(table, channel.role);
-      if (expression === null) return false;
+      const match = pk.map((column) => `t.${quoteIdent(column.name)} = r.${quoteIdent(column.name)}`).join(' and ');
       const { rows } = await run((tx) =>
-        tx.query<{ visible: boolean | null }>(
-          `select (${expression}) as visible
-             from jsonb_populate_record(null::${qualified(table)}, $1::jsonb) as ${quoteIdent(table.name)}`,
-          [JSON.stringify(change.old_record ?? {})],
+        tx.query<{ visible: boolean }>(
+          `select exists (
+             select 1 from ${qualified(table)} as t, jsonb_populate_record(null::${qualified(table)}, $1::jsonb) as r
+              where ${match}
+           ) as visible`,
+          [JSON.stringify(change.record ?? {})],
         ),
       );
       return rows[0]?.visible === true;
