@@ -16,8 +16,7 @@ export default defineConfig({
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
-  // One retry: on a loaded 2-core machine a test that shares the single-connection stack can time out.
-  retries: 1,
+  retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   timeout: 30_000,
   expect: { timeout: 5_000 },

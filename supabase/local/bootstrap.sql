@@ -229,6 +229,7 @@ as $$
   select (string_to_array(name, '/'))[cardinality(string_to_array(name, '/'))]
 $$;
 
+-- As Supabase's: the last extension exactly as written ('c.PDF' gives 'PDF').
 create or replace function storage.extension(name text)
 returns text
 language sql
@@ -236,13 +237,37 @@ immutable
 as $$
   select case
     when storage.filename(name) like '%.%'
-      then lower(substring(storage.filename(name) from '\.([^.]*)$'))
+      then substring(storage.filename(name) from '\.([^.]*)$')
     else ''
   end
 $$;
 
 grant execute on function storage.foldername(text), storage.filename(text), storage.extension(text)
   to anon, authenticated, service_role;
+
+-- As on Supabase, only the Storage API deletes objects and buckets (it sets
+-- storage.allow_delete_query for its own statements): a direct SQL delete would leave the stored
+-- bytes behind.
+create or replace function storage.protect_delete()
+returns trigger
+language plpgsql
+as $$
+begin
+  if coalesce(current_setting('storage.allow_delete_query', true), 'false') <> 'true' then
+    raise exception 'Direct deletion from storage tables is not allowed. Use the Storage API instead.'
+      using hint = 'This prevents accidental data loss from orphaned objects.',
+            errcode = '42501';
+  end if;
+  return null;
+end
+$$;
+
+drop trigger if exists protect_buckets_delete on storage.buckets;
+create trigger protect_buckets_delete before delete on storage.buckets
+  for each statement execute function storage.protect_delete();
+drop trigger if exists protect_objects_delete on storage.objects;
+create trigger protect_objects_delete before delete on storage.objects
+  for each statement execute function storage.protect_delete();
 
 -- ---------------------------------------------------------------------------------------------
 -- Realtime: Supabase creates this publication empty; migrations add tables to it.

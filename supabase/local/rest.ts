@@ -1222,9 +1222,16 @@ function usedParams(sql: string, params: Params): { sql: string; values: string[
 }
 
 /** PATCH/DELETE may be limited with limit/offset (and order), as PostgREST allows. */
-function limitedWhere(relation: Relation, source: Source, query: ReadQuery, params: Params): string {
+/**
+ * The WHERE of an update or delete. Supabase's Data API sessions run pg-safeupdate: a statement
+ * without any condition is refused (21000, "DELETE requires a WHERE clause"), answered with 400.
+ */
+function limitedWhere(relation: Relation, source: Source, query: ReadQuery, params: Params, verb: 'UPDATE' | 'DELETE'): string {
   const where = whereSql(source, query.filters, params);
-  if (query.limit === null && query.offset === 0) return where;
+  if (query.limit === null && query.offset === 0) {
+    if (where.trim() === '') throw new PgrstError(400, '21000', `${verb} requires a WHERE clause`);
+    return where;
+  }
   if (relation.kind !== 'r' && relation.kind !== 'p') {
     throw new PgrstError(400, 'PGRST100', 'limit/offset are only available on tables here');
   }
@@ -1247,7 +1254,7 @@ async function updateRows(rc: RequestContext, relation: Relation): Promise<Respo
   const body = params.text(text);
   const sets = columns.map((column) => `${quoteIdent(column.name)} = pgrst_body.${quoteIdent(column.name)}`).join(', ');
   const sql = `update ${table} as ${quoteIdent(ALIAS)} set ${sets}
-                 from (select * from pg_catalog.json_populate_record(null::${table}, ${body}::json)) as pgrst_body${limitedWhere(relation, source, query, params)}`;
+                 from (select * from pg_catalog.json_populate_record(null::${table}, ${body}::json)) as pgrst_body${limitedWhere(relation, source, query, params, 'UPDATE')}`;
   return writeResponse(rc, relation, { sql, params }, { representation: 200, minimal: 204 });
 }
 
@@ -1263,7 +1270,7 @@ async function deleteRows(rc: RequestContext, relation: Relation): Promise<Respo
   const source = relationSource(relation);
   const params = new Params();
   const table = `${quoteIdent(SCHEMA)}.${quoteIdent(relation.name)}`;
-  const sql = `delete from ${table} as ${quoteIdent(ALIAS)}${limitedWhere(relation, source, query, params)}`;
+  const sql = `delete from ${table} as ${quoteIdent(ALIAS)}${limitedWhere(relation, source, query, params, 'DELETE')}`;
   return writeResponse(rc, relation, { sql, params }, { representation: 200, minimal: 204 });
 }
 

@@ -371,6 +371,11 @@ export function createStorageService(ctx: StackContext): Service {
     return withClaims(ctx.db, caller.claims as JwtClaims, caller.role, fn);
   }
 
+  /** Lifts Supabase's guard against direct deletes (storage.protect_delete) for this transaction only. */
+  async function allowDelete(tx: Transaction): Promise<void> {
+    await tx.query(`select set_config('storage.allow_delete_query', 'true', true)`);
+  }
+
   async function upload(request: Request, bucketId: string, key: string, upsert: boolean): Promise<Response> {
     const caller = authorize(request);
     const bucket = await findBucket(bucketId);
@@ -522,6 +527,7 @@ export function createStorageService(ctx: StackContext): Service {
     }
     try {
       const rows = await asCaller(caller, async (tx) => {
+        await allowDelete(tx);
         const deleted = await tx.query<Record<string, unknown> & { name: string }>(
           'delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning *',
           [bucketId, prefixes],
@@ -541,6 +547,7 @@ export function createStorageService(ctx: StackContext): Service {
     assertObjectKey(key);
     try {
       const removed = await asCaller(caller, async (tx) => {
+        await allowDelete(tx);
         const deleted = await tx.query('delete from storage.objects where bucket_id = $1 and name = $2 returning name', [
           bucketId,
           key,

@@ -86,12 +86,15 @@ function errorCode(error: unknown): string {
  * Runs one statement as the actor and always rolls back, so every cell of a permission matrix
  * starts from the same data.
  */
-export async function attempt(db: PGlite, actor: Actor, sql: string, params: unknown[] = []): Promise<Outcome> {
+export async function attempt(db: PGlite, actor: Actor, sql: string | readonly string[], params: unknown[] = []): Promise<Outcome> {
+  // Several statements: the earlier ones prepare (without parameters), the last one is the attempt.
+  const statements = typeof sql === 'string' ? [sql] : sql;
   try {
     await withClaims(db, actor.claims, actor.role, async (tx: Transaction) => {
       let outcome: Outcome;
       try {
-        const result = await tx.query<Record<string, unknown>>(sql, params);
+        for (const statement of statements.slice(0, -1)) await tx.query(statement);
+        const result = await tx.query<Record<string, unknown>>(statements.at(-1) ?? '', params);
         outcome = { ok: true, rows: result.rows, affected: result.affectedRows ?? 0 };
         // Deferred constraints fire at commit; check them here so the outcome includes them.
         await tx.query('set constraints all immediate');

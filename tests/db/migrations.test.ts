@@ -205,6 +205,16 @@ describe('the bootstrap behaves like a Supabase database', () => {
     const helpers = await db().query(
       `select storage.foldername('a/b/c.PDF') as folders, storage.filename('a/b/c.PDF') as file, storage.extension('a/b/c.PDF') as ext`,
     );
-    expect(helpers.rows).toEqual([{ folders: ['a', 'b'], file: 'c.PDF', ext: 'pdf' }]);
+    // As Supabase's storage.extension(): the last extension as written.
+    expect(helpers.rows).toEqual([{ folders: ['a', 'b'], file: 'c.PDF', ext: 'PDF' }]);
+  });
+
+  it('refuses direct deletes from the storage tables with Supabase\'s error, even for the owner', async () => {
+    for (const table of ['storage.objects', 'storage.buckets']) {
+      await expect(db().query(`delete from ${table} where false`)).rejects.toMatchObject({
+        code: '42501',
+        message: 'Direct deletion from storage tables is not allowed. Use the Storage API instead.',
+      });
+    }
   });
 });

@@ -30,7 +30,8 @@ const affected = (count: number) => ({ affected: count });
 
 interface Case {
   name: string;
-  sql: string;
+  /** One statement, or statements run in order in one transaction (the last one is checked). */
+  sql: string | readonly string[];
   params?: () => unknown[];
   expect: Record<Actor['name'], Expectation>;
 }
@@ -219,8 +220,14 @@ const tableCases: Case[] = [
     expect: { anon: affected(0), member: affected(0), admin: affected(1), service_role: affected(2) },
   },
   {
-    name: 'storage.objects: delete',
+    // As on Supabase, only the Storage API may delete (trigger protect_objects_delete).
+    name: 'storage.objects: direct delete',
     sql: 'delete from storage.objects',
+    expect: { anon: denied, member: denied, admin: denied, service_role: denied },
+  },
+  {
+    name: 'storage.objects: delete as the Storage API does',
+    sql: [`select set_config('storage.allow_delete_query', 'true', true)`, 'delete from storage.objects'],
     expect: { anon: affected(0), member: affected(0), admin: affected(1), service_role: affected(2) },
   },
   {
@@ -241,6 +248,11 @@ const tableCases: Case[] = [
   {
     name: 'storage.buckets: delete',
     sql: `delete from storage.buckets where id = 'spare'`,
+    expect: { anon: denied, member: denied, admin: denied, service_role: denied },
+  },
+  {
+    name: 'storage.buckets: delete as the Storage API does',
+    sql: [`select set_config('storage.allow_delete_query', 'true', true)`, `delete from storage.buckets where id = 'spare'`],
     expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(1) },
   },
   // auth tables are not part of the data API for anyone

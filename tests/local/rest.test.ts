@@ -97,6 +97,20 @@ describe('reads and writes as the admin panel makes them', () => {
     expect((await admin.from('documents').select('id').eq('id', doc.id)).data).toEqual([]);
   });
 
+  it('refuses an update or delete without any filter, as pg-safeupdate does on Supabase', async () => {
+    const doc = await createDocument();
+    const update = await admin.from('documents').update({ title: 'Alle' });
+    expect(update.status).toBe(400);
+    expect(update.error).toMatchObject({ code: '21000', message: 'UPDATE requires a WHERE clause' });
+    const removal = await admin.from('documents').delete();
+    expect(removal.status).toBe(400);
+    expect(removal.error).toMatchObject({ code: '21000', message: 'DELETE requires a WHERE clause' });
+    expect((await admin.from('documents').select('id,title').eq('id', doc.id)).data).toEqual([{ id: doc.id, title: doc.title }]);
+    // A condition that matches every row is a condition: it passes.
+    const removed = await admin.from('documents').delete().eq('id', doc.id).neq('title', '').select('id');
+    expect(removed.data).toEqual([{ id: doc.id }]);
+  });
+
   it('changes the active voice configuration where is_active = true', async () => {
     const { data, error } = await admin
       .from('voice_configs')

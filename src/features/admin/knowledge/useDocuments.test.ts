@@ -1,5 +1,5 @@
 import type { DocumentItem } from '../../../services/documents';
-import { applyDocumentChange } from './useDocuments';
+import { applyDocumentChange, DocumentListSync } from './useDocuments';
 
 const doc = (id: string, status: DocumentItem['status'] = 'PROCESSING'): DocumentItem => ({
   id,
@@ -38,5 +38,76 @@ describe('applyDocumentChange', () => {
   it('removes a delete by id and leaves the others alone', () => {
     expect(applyDocumentChange(list, { type: 'DELETE', id: 'b' }).map((d) => d.id)).toEqual(['a']);
     expect(applyDocumentChange(list, { type: 'DELETE', id: 'nope' })).toEqual(list);
+  });
+});
+
+describe('DocumentListSync', () => {
+  const ids = (list: readonly DocumentItem[]) => list.map((d) => d.id);
+
+  it('drops a load that resolves after a later one was applied', () => {
+    const sync = new DocumentListSync();
+    const first = sync.beginLoad();
+    const second = sync.beginLoad();
+    expect(sync.loaded(second, [doc('b'), doc('a')])).toBe(true);
+    expect(sync.loaded(first, [doc('a')])).toBe(false);
+    expect(ids(sync.documents)).toEqual(['b', 'a']);
+  });
+
+  it('applies an older load that resolves first, then the newer one', () => {
+    const sync = new DocumentListSync();
+    const first = sync.beginLoad();
+    const second = sync.beginLoad();
+    expect(sync.loaded(first, [doc('a')])).toBe(true);
+    expect(sync.loaded(second, [doc('b'), doc('a')])).toBe(true);
+    expect(ids(sync.documents)).toEqual(['b', 'a']);
+  });
+
+  it('keeps a change heard during a load whose result was read before the change', () => {
+    const sync = new DocumentListSync();
+    const load = sync.beginLoad();
+    sync.change({ type: 'INSERT', document: doc('c') });
+    sync.change({ type: 'UPDATE', document: doc('a', 'COMPLETED') });
+    sync.change({ type: 'DELETE', id: 'b' });
+    // The query read the table before the three changes.
+    expect(sync.loaded(load, [doc('b'), doc('a')])).toBe(true);
+    expect(sync.documents.map((d) => [d.id, d.status])).toEqual([
+      ['c', 'PROCESSING'],
+      ['a', 'COMPLETED'],
+    ]);
+  });
+
+  it('ends in the same list when the load already saw the changes', () => {
+    const sync = new DocumentListSync();
+    const load = sync.beginLoad();
+    sync.change({ type: 'INSERT', document: doc('c') });
+    sync.change({ type: 'UPDATE', document: doc('c', 'COMPLETED') });
+    expect(sync.loaded(load, [doc('c', 'COMPLETED'), doc('a')])).toBe(true);
+    expect(sync.documents.map((d) => [d.id, d.status])).toEqual([
+      ['c', 'COMPLETED'],
+      ['a', 'PROCESSING'],
+    ]);
+  });
+
+  it('does not re-apply changes heard before a load started, nor after it was applied', () => {
+    const sync = new DocumentListSync();
+    sync.change({ type: 'INSERT', document: doc('gone') });
+    const load = sync.beginLoad();
+    expect(sync.loaded(load, [doc('a')])).toBe(true);
+    expect(ids(sync.documents)).toEqual(['a']);
+    sync.change({ type: 'INSERT', document: doc('d') });
+    const next = sync.beginLoad();
+    expect(sync.loaded(next, [doc('d'), doc('a')])).toBe(true);
+    expect(ids(sync.documents)).toEqual(['d', 'a']);
+  });
+
+  it('a failed load leaves the list and later loads unaffected', () => {
+    const sync = new DocumentListSync();
+    const failing = sync.beginLoad();
+    const load = sync.beginLoad();
+    sync.change({ type: 'INSERT', document: doc('c') });
+    sync.failed(failing);
+    expect(ids(sync.documents)).toEqual(['c']);
+    expect(sync.loaded(load, [doc('a')])).toBe(true);
+    expect(ids(sync.documents)).toEqual(['c', 'a']);
   });
 });
