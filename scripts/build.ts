@@ -70,9 +70,10 @@ async function main() {
 
   const page = (lang: string, head: string, html: string) =>
     template
-      .replace('<html lang="de">', `<html lang="${lang}">`)
-      .replace('<!--app-head-->', head)
-      .replace('<!--app-html-->', html);
+      // Replacer functions: a string replacement would expand `$&`, `$'` and `$1` found in the page.
+      .replace('<html lang="de">', () => `<html lang="${lang}">`)
+      .replace('<!--app-head-->', () => head)
+      .replace('<!--app-html-->', () => html);
 
   // Client-only routes (admin) get an empty shell that the browser renders.
   writeFileSync(
