@@ -55,12 +55,17 @@ export function createFunctionsService(ctx: StackContext): Service {
   const configPath = join(dirname(functionsDir), 'config.toml');
   const loaded = new Map<string, Promise<FunctionHandler>>();
 
+  // Read once, like the handlers: `supabase functions serve` also takes config.toml at start.
+  let jwtSettings: Map<string, boolean> | null = null;
   function requiresJwt(name: string): boolean {
-    try {
-      return verifyJwtSettings(readFileSync(configPath, 'utf8')).get(name) ?? true;
-    } catch {
-      return true; // no config.toml: Supabase's default
+    if (jwtSettings === null) {
+      try {
+        jwtSettings = verifyJwtSettings(readFileSync(configPath, 'utf8'));
+      } catch {
+        jwtSettings = new Map(); // no config.toml: Supabase's default for every function
+      }
     }
+    return jwtSettings.get(name) ?? true;
   }
 
   async function importHandler(file: string): Promise<FunctionHandler> {
