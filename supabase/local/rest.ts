@@ -1,6 +1,6 @@
 /**
- * The subset of PostgREST (v13, as Supabase runs it) the app uses: reading, counting, inserting,
- * updating and deleting rows of the tables in `public`, and calling its functions. Every request
+ * The subset of PostgREST (12.2, the version src/types/database.ts names) the app uses: reading,
+ * counting, inserting, updating and deleting rows of the tables in `public`, and calling its functions. Every request
  * runs in one transaction as the caller's role with the JWT claims set, so row level security
  * decides exactly as on Supabase. The query string is parsed with PostgREST's grammar; every
  * identifier is looked up in the catalog before it reaches SQL (and is quoted), every value is a
