@@ -411,3 +411,37 @@ describe('src/types/database.ts', () => {
     }
   });
 });
+
+describe('policies', () => {
+  it('gives no role two permissive policies for the same command on one table (splinter: multiple_permissive_policies)', async () => {
+    const { rows } = await db.query<{ table_name: string; role: string; command: string; policies: string[] }>(
+      `with expanded as (
+         select c.relname as table_name, r.rolname as role, cmd.command, p.polname
+           from pg_policy p
+           join pg_class c on c.oid = p.polrelid
+           join pg_namespace n on n.oid = c.relnamespace
+           cross join lateral unnest(case when p.polroles = '{0}' then array(
+               select oid from pg_roles where rolname in ('anon', 'authenticated', 'service_role')
+             ) else p.polroles end) as role_oid(oid)
+           join pg_roles r on r.oid = role_oid.oid
+           cross join lateral unnest(case p.polcmd when '*' then array['r', 'a', 'w', 'd'] else array[p.polcmd::text] end) as cmd(command)
+          where n.nspname = 'public' and p.polpermissive
+       )
+       select table_name, role, command, array_agg(polname order by polname) as policies
+         from expanded group by 1, 2, 3 having count(*) > 1 order by 1, 2, 3`,
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('still lets visitors and members read only the active voice and admins every voice', async () => {
+    await run(db, actors.service, `insert into public.voice_configs (is_active) values (false)`);
+    const counts = async (actor: (typeof actors)[keyof typeof actors]) =>
+      (await run<{ active: boolean }>(db, actor, 'select is_active as active from public.voice_configs')).map((row) => row.active);
+    const all = await counts(actors.service);
+    expect(all).toContain(false);
+    expect(await counts(actors.anon)).toEqual([true]);
+    expect(await counts(actors.member)).toEqual([true]);
+    expect(await counts(actors.admin)).toHaveLength(all.length);
+    await run(db, actors.service, `delete from public.voice_configs where not is_active`);
+  });
+});
