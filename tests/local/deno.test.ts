@@ -1,0 +1,151 @@
+/**
+ * The edge functions under real Deno, as Supabase runs them: `deno check` of every
+ * `supabase/functions/<name>/index.ts`, then each entry served by Deno (`Deno.serve`) and asked
+ * once against the real local stack. The Deno binary comes from the npm package
+ * `@deno/linux-x64-glibc`; elsewhere these tests are skipped with a message saying why.
+ * Everything runs offline: no remote or npm imports, no config, no lock file, no update check.
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
+import { ADMIN, startHarness, type Harness } from './harness';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const functionsDir = join(root, 'supabase', 'functions');
+const denoBinary = join(root, 'node_modules', '@deno', 'linux-x64-glibc', 'deno');
+const supported = process.platform === 'linux' && process.arch === 'x64' && existsSync(denoBinary);
+const entries = readdirSync(functionsDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(functionsDir, entry.name, 'index.ts')))
+  .map((entry) => entry.name)
+  .sort();
+
+/** No network for Deno itself: nothing to download, nothing to look up. */
+const offlineFlags = ['--no-remote', '--no-npm', '--no-config', '--no-lock'];
+const denoDir = mkdtempSync(join(tmpdir(), 'deno-dir-'));
+const denoEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
+
+interface Served {
+  url: string;
+  process: ChildProcess;
+}
+
+/** Serves one function's Deno entry on a free loopback port with the environment Supabase gives it. */
+function serve(name: string, env: Record<string, string>): Promise<Served> {
+  const child = spawn(
+    denoBinary,
+    ['run', ...offlineFlags, '--allow-net=127.0.0.1', '--allow-env', join(functionsDir, name, 'index.ts')],
+    { env: { ...denoEnv, ...env, DENO_SERVE_ADDRESS: 'tcp:127.0.0.1:0' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return new Promise((resolvePromise, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /Listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
+      if (match?.[1]) resolvePromise({ url: match[1], process: child });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`deno exited (${String(code)}) before listening:\n${output}`)));
+  });
+}
+
+function stop(served: Served): Promise<void> {
+  return new Promise((resolvePromise) => {
+    if (served.process.exitCode !== null) {
+      resolvePromise();
+      return;
+    }
+    served.process.once('exit', () => resolvePromise());
+    served.process.kill('SIGTERM');
+  });
+}
+
+if (!supported) {
+  describe('edge functions under Deno', () => {
+    it.skip(`skipped: the Deno binary of @deno/linux-x64-glibc runs on Linux x64 (glibc) only; this is ${process.platform}-${process.arch}`, () => undefined);
+  });
+} else {
+  describe('edge functions under Deno', () => {
+    let harness: Harness;
+    let adminToken: string;
+    const running: Served[] = [];
+
+    const functionEnv = () => ({
+      SUPABASE_URL: harness.url,
+      SUPABASE_ANON_KEY: LOCAL_ANON_KEY,
+      SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY,
+    });
+
+    async function served(name: string): Promise<string> {
+      const server = await serve(name, functionEnv());
+      running.push(server);
+      return server.url;
+    }
+
+    beforeAll(async () => {
+      harness = await startHarness();
+      const client = await harness.signedIn(ADMIN.email, ADMIN.password);
+      const { data } = await client.auth.getSession();
+      adminToken = data.session?.access_token ?? '';
+    });
+
+    afterAll(async () => {
+      await Promise.all(running.map(stop));
+      await harness.close();
+      rmSync(denoDir, { recursive: true, force: true });
+    });
+
+    it('finds the functions', () => {
+      expect(entries).toEqual(expect.arrayContaining(['coach', 'system-settings', 'tts']));
+    });
+
+    it('type-checks every entry with deno check', { timeout: 120_000 }, async () => {
+      const files = entries.map((name) => join(functionsDir, name, 'index.ts'));
+      const { stderr } = await promisify(execFile)(denoBinary, ['check', ...offlineFlags, ...files], { env: denoEnv, cwd: root });
+      for (const name of entries) expect(stderr).toContain(`Check ${join(functionsDir, name, 'index.ts')}`.replace(`${root}/`, ''));
+    });
+
+    it('coach: answers a chat request from the knowledge base (no OpenAI key), as under the local stack', { timeout: 60_000 }, async () => {
+      const url = await served('coach');
+      const request = { model: 'coach', stream: false, messages: [{ role: 'user', content: 'Hallo, wie atme ich ruhiger?' }] };
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${LOCAL_ANON_KEY}`, apikey: LOCAL_ANON_KEY };
+      const underDeno = await fetch(`${url}/coach/chat/completions`, { method: 'POST', headers, body: JSON.stringify(request) });
+      expect(underDeno.status).toBe(200);
+      expect(underDeno.headers.get('x-coach-mode')).toBe('offline');
+      const body = (await underDeno.json()) as { object?: string; choices?: { message?: { content?: string } }[] };
+      expect(body.object).toBe('chat.completion');
+      expect(body.choices?.[0]?.message?.content).toEqual(expect.any(String));
+      // The conversation was recorded in the local stack through the service key.
+      const conversationId = underDeno.headers.get('x-conversation-id') ?? '';
+      const { data } = await harness.service().from('conversations').select('id').eq('id', conversationId);
+      expect(data).toEqual([{ id: conversationId }]);
+    });
+
+    it('system-settings: tells an admin the key status and refuses a visitor', { timeout: 60_000 }, async () => {
+      const url = await served('system-settings');
+      const visitor = await fetch(`${url}/system-settings`, { headers: { authorization: `Bearer ${LOCAL_ANON_KEY}` } });
+      expect(visitor.status).toBe(403);
+      const admin = await fetch(`${url}/system-settings`, { headers: { authorization: `Bearer ${adminToken}` } });
+      expect(admin.status).toBe(200);
+      const viaStack = await fetch(`${harness.url}/functions/v1/system-settings`, { headers: { authorization: `Bearer ${adminToken}` } });
+      expect(await admin.json()).toEqual(await viaStack.json());
+    });
+
+    it('tts: answers as the local stack does without an ElevenLabs key', { timeout: 60_000 }, async () => {
+      const url = await served('tts');
+      const init = () => ({
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${LOCAL_ANON_KEY}`, apikey: LOCAL_ANON_KEY },
+        body: JSON.stringify({ text: 'Hallo' }),
+      });
+      const underDeno = await fetch(`${url}/tts`, init());
+      const viaStack = await fetch(`${harness.url}/functions/v1/tts`, init());
+      expect(underDeno.status).toBe(viaStack.status);
+      expect(await underDeno.json()).toEqual(await viaStack.json());
+    });
+  });
+}
