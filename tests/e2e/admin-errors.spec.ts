@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { fixtureBytes } from '../fixtures/pdf/write';
-import { ADMIN, KNOWLEDGE_TAB, LOGIN_PATH, documentRow, expect, test, text, uniqueName as unique, uploadPdfs as upload } from './admin';
+import { ADMIN, KNOWLEDGE_TAB, adminFailure, LOGIN_PATH, documentRow, expect, test, text, uniqueName as unique, uploadPdfs as upload } from './admin';
 
 const pdfs = fixtureBytes();
 const offline = /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/;
@@ -52,6 +52,7 @@ test.describe('knowledge base failures', () => {
 
   test('the list cannot be loaded: "Failed to load documents"', async ({ page, consoleProblems }) => {
     consoleProblems.allow(offline);
+    consoleProblems.allow(adminFailure('documents not loaded'));
     await dropConnection(page, /\/rest\/v1\/documents\?/, 'GET');
     await page.goto(KNOWLEDGE_TAB);
     // supabase-js retries a failed read a few times before it gives up.
@@ -60,6 +61,7 @@ test.describe('knowledge base failures', () => {
 
   test('a failed upload stops that file only: "Failed to upload document"', async ({ page, service, consoleProblems }, testInfo) => {
     consoleProblems.allow(offline);
+    consoleProblems.allow(adminFailure('upload of .* failed'));
     const failing = unique('abbruch', testInfo.testId);
     const fine = unique('geht-durch', testInfo.testId);
     await page.route('**/storage/v1/object/document-uploads/**', (route) =>
@@ -78,6 +80,7 @@ test.describe('knowledge base failures', () => {
 
   test('undo fails when the file cannot be removed: "Error removing file"', async ({ page, consoleProblems }, testInfo) => {
     consoleProblems.allow(offline);
+    consoleProblems.allow(adminFailure('revert failed'));
     const name = unique('bleibt', testInfo.testId);
     await page.goto(KNOWLEDGE_TAB);
     await upload(page, [{ name, bytes: pdfs.knowledge }]);
@@ -91,6 +94,7 @@ test.describe('knowledge base failures', () => {
 
   test('a delete that does not go through: "Failed to delete document", and the document stays', async ({ page, consoleProblems }, testInfo) => {
     consoleProblems.allow(offline);
+    consoleProblems.allow(adminFailure('delete failed'));
     const name = unique('loeschen', testInfo.testId);
     await page.goto(KNOWLEDGE_TAB);
     await upload(page, [{ name, bytes: pdfs.knowledge }]);
@@ -106,6 +110,7 @@ test.describe('knowledge base failures', () => {
 
   test('the search does not go through: "Failed to search documents"', async ({ page, consoleProblems }) => {
     consoleProblems.allow(offline);
+    consoleProblems.allow(adminFailure('search failed'));
     await dropConnection(page, '**/rest/v1/rpc/search_knowledge', 'POST');
     await page.goto(KNOWLEDGE_TAB);
     await page.getByRole('searchbox', { name: text('de', 'admin:knowledge.searchLabel') }).fill('Atemübung');

@@ -1,6 +1,6 @@
 import { fixtureBytes } from '../fixtures/pdf/write';
 import { knowledgePhrases } from '../fixtures/pdf/knowledgeText';
-import { KNOWLEDGE_TAB, documentRow as row, expect, test, text, uniqueName as unique, uploadPdfs } from './admin';
+import { KNOWLEDGE_TAB, adminFailure, documentRow as row, expect, test, text, uniqueName as unique, uploadPdfs } from './admin';
 import { stackUrl } from './env';
 
 const pdfs = fixtureBytes();
@@ -93,7 +93,9 @@ test.describe('knowledge base', () => {
     await expect(row(page, names.broken).getByRole('tooltip')).toBeVisible();
   });
 
-  test('a text file renamed to .pdf is refused with "Only PDF files are supported" and leaves nothing behind', async ({ page, service }, testInfo) => {
+  test('a text file renamed to .pdf is refused with "Only PDF files are supported" and leaves nothing behind', async ({ page, service, consoleProblems }, testInfo) => {
+    // The seed logs a refused upload.
+    consoleProblems.allow(adminFailure('upload of .* failed'));
     const name = unique('notizen', testInfo.testId);
     await page.goto(KNOWLEDGE_TAB);
     await uploadPdfs(page, [{ name, bytes: pdfs.textAsPdf }]);

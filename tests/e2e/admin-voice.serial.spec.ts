@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { DASHBOARD_PATH, expect, test, text } from './admin';
+import { DASHBOARD_PATH, adminFailure, expect, test, text } from './admin';
 import { fakeElevenLabsUrl } from './env';
 
 const defaults = { stability: 0.25, similarity_boost: 0.75, style: 0.45, use_speaker_boost: true, pitch: 1, speed: 1 };
@@ -101,6 +101,7 @@ test.describe('voice settings', () => {
 
   test('a save that does not reach the database shows the failure notice and keeps the values', async ({ page, consoleProblems }) => {
     consoleProblems.allow(/Failed to load resource: net::ERR_INTERNET_DISCONNECTED/);
+    consoleProblems.allow(adminFailure('voice settings not saved'));
     await openVoiceTab(page);
     const stability = slider(page, 'stability');
     await expect(stability).toHaveAttribute('aria-valuenow', '0.25');

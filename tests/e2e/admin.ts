@@ -19,6 +19,11 @@ export const KNOWLEDGE_TAB = `${DASHBOARD_PATH}?tab=knowledge`;
 /** Where supabase-js keeps the session: `sb-<first label of the host>-auth-token`. */
 export const sessionStorageKey = `sb-${new URL(stackUrl).hostname.split('.')[0] ?? ''}-auth-token`;
 
+/** The error the admin area logs for a failure a test provokes on purpose, e.g. adminFailure('delete failed'). */
+export function adminFailure(what: string): RegExp {
+  return new RegExp(`^error: \\[admin\\] ${what}`);
+}
+
 export function nodeClient(key: string): SupabaseClient<Database> {
   return createClient<Database>(stackUrl, key, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },

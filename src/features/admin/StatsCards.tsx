@@ -33,7 +33,7 @@ export function StatsCards({ refreshKey }: { refreshKey: number }) {
     fetchStats()
       .then(setStats)
       // The seed: a failed statistics fetch is only logged.
-      .catch((error: unknown) => console.info('[admin] statistics not loaded:', error));
+      .catch((error: unknown) => console.error('[admin] statistics not loaded:', error));
   }, []);
 
   useEffect(() => {

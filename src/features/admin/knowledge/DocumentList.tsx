@@ -53,7 +53,7 @@ function DeleteButton({ document, onDeleted }: { document: DocumentItem; onDelet
       setOpen(false);
       onDeleted(document.id);
     } catch (caught) {
-      console.info('[admin] delete failed:', caught);
+      console.error('[admin] delete failed:', caught);
       setError(caught instanceof Error ? caught.message : String(caught));
     } finally {
       setBusy(false);

@@ -23,7 +23,7 @@ export function KnowledgeSearch() {
     try {
       setResults(await searchKnowledge(query));
     } catch (caught) {
-      console.info('[admin] search failed:', caught);
+      console.error('[admin] search failed:', caught);
       setError(caught instanceof Error ? caught.message : String(caught));
       setResults(null);
     } finally {

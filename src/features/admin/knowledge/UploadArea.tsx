@@ -52,7 +52,7 @@ export function UploadArea() {
           if (controller.signal.aborted) return;
           const message = caught instanceof DocumentError ? caught.message : documentMessages.upload;
           // The seed: the failed file's upload is aborted and logged.
-          console.info(`[admin] upload of ${name} failed:`, caught);
+          console.error(`[admin] upload of ${name} failed:`, caught);
           error(message);
           if (message === documentMessages.notAuthenticated) {
             rememberReturnPath(`${window.location.pathname}${window.location.search}`);
@@ -70,7 +70,7 @@ export function UploadArea() {
       revertUpload(String(storagePath))
         .then(() => load())
         .catch((caught: unknown) => {
-          console.info('[admin] revert failed:', caught);
+          console.error('[admin] revert failed:', caught);
           error(documentMessages.revert);
           const path = String(storagePath);
           setProblems((list) => [

@@ -21,11 +21,11 @@ export async function extractAndIngest(documentId: string, file: Blob): Promise<
     await ingestDocumentText(documentId, text);
   } catch (error) {
     const reason = error instanceof PdfTextError ? error.message : unexpectedProcessingReason;
-    if (!(error instanceof PdfTextError)) console.info('[admin] processing failed:', error);
+    if (!(error instanceof PdfTextError)) console.error('[admin] processing failed:', error);
     try {
       await markDocumentFailed(documentId, reason);
     } catch (markError) {
-      console.info('[admin] could not record the failure:', markError);
+      console.error('[admin] could not record the failure:', markError);
     }
   }
 }

@@ -121,8 +121,9 @@ export function useDocuments(onSettled: () => void): DocumentsState {
 
   useEffect(() => {
     const list = sync;
-    // Load at once, so the list never waits on the live connection…
-    void reload(list);
+    // Load at once (from a microtask, not inside the effect's body), so the list never waits on
+    // the live connection…
+    void Promise.resolve(list).then(reload);
     let wasLive: boolean | null = null;
     const unsubscribe = subscribeToDocuments(
       (change) => {

@@ -45,7 +45,7 @@ export function SystemSettingsPanel({ session }: { session: Session }) {
         if (active) setKeys(loaded);
       })
       .catch((error: unknown) => {
-        console.info('[admin] key status not loaded:', error);
+        console.error('[admin] key status not loaded:', error);
         if (active) setKeysFailed(true);
       });
     return () => {
@@ -61,7 +61,7 @@ export function SystemSettingsPanel({ session }: { session: Session }) {
       setNotice({ tone: 'success', text: t('settings.cleared', { count: removed }) });
       setConfirming(false);
     } catch (error) {
-      console.info('[admin] cache not cleared:', error);
+      console.error('[admin] cache not cleared:', error);
       setNotice({ tone: 'error', text: t('settings.clearFailed') });
       setConfirming(false);
     } finally {

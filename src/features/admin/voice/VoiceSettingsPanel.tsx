@@ -49,7 +49,7 @@ export function VoiceSettingsPanel({ session }: { session: Session }) {
         if (active) setSettings(loaded);
       })
       .catch((error: unknown) => {
-        console.info('[admin] voice settings not loaded:', error);
+        console.error('[admin] voice settings not loaded:', error);
         if (active) setNotice({ tone: 'error', text: t('voice.loadFailed') });
       })
       .finally(() => {
@@ -70,7 +70,7 @@ export function VoiceSettingsPanel({ session }: { session: Session }) {
       await saveVoiceSettings(settings);
       setNotice({ tone: 'success', text: voiceSaveMessages.saved });
     } catch (error) {
-      console.info('[admin] voice settings not saved:', error);
+      console.error('[admin] voice settings not saved:', error);
       setNotice({ tone: 'error', text: voiceSaveMessages.failed });
     } finally {
       setSaving(false);
@@ -87,7 +87,7 @@ export function VoiceSettingsPanel({ session }: { session: Session }) {
       await speak(t('voice.previewSentence'), { voiceSettings: settings, accessToken: session.access_token, signal: controller.signal });
     } catch (error) {
       if (!controller.signal.aborted) {
-        console.info('[admin] preview failed:', error);
+        console.error('[admin] preview failed:', error);
         setNotice({ tone: 'error', text: error instanceof Error && error.message ? error.message : t('voice.previewFailed') });
       }
     } finally {
