@@ -100,7 +100,7 @@ if (!supported) {
     });
 
     it('finds the functions', () => {
-      expect(entries).toEqual(expect.arrayContaining(['coach', 'system-settings', 'tts']));
+      expect(entries).toEqual(['coach', 'stt', 'system-settings', 'tts']);
     });
 
     it('type-checks every entry with deno check', { timeout: 120_000 }, async () => {
@@ -145,6 +145,15 @@ if (!supported) {
       const underDeno = await fetch(`${url}/tts`, init());
       const viaStack = await fetch(`${harness.url}/functions/v1/tts`, init());
       expect(underDeno.status).toBe(viaStack.status);
+      expect(await underDeno.json()).toEqual(await viaStack.json());
+    });
+
+    it('stt: says whether transcription is available, as the local stack does', { timeout: 60_000 }, async () => {
+      const url = await served('stt');
+      const init = () => ({ headers: { authorization: `Bearer ${LOCAL_ANON_KEY}`, apikey: LOCAL_ANON_KEY } });
+      const underDeno = await fetch(`${url}/stt`, init());
+      const viaStack = await fetch(`${harness.url}/functions/v1/stt`, init());
+      expect(underDeno.status).toBe(200);
       expect(await underDeno.json()).toEqual(await viaStack.json());
     });
   });
