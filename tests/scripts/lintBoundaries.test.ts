@@ -1,7 +1,8 @@
 /**
  * The import rules must fail on forbidden imports. Each fixture in tests/fixtures/lint names the
  * file it is linted as (`lint-as:`) and the rule ids it must produce (`expect:`), so a broken
- * resolver or a dropped zone turns this test red instead of silently checking nothing.
+ * resolver or a dropped zone turns this test red instead of silently checking nothing. Lint a
+ * fixture as a file that its import targets do not import back, or no-cycle reports too.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
