@@ -50,6 +50,16 @@ test.describe('knowledge base failures', () => {
     await loginAsAdmin(page);
   });
 
+  // The documents a test here leaves behind go, file and row: copies of the same PDF would
+  // otherwise pile up and crowd the search results other tests look for their own passage in.
+  test.afterEach(async ({ service }, testInfo) => {
+    const { data } = await service.from('documents').select('id, storage_path').like('title', `%-${testInfo.testId.slice(0, 8)}-%`);
+    const documents = data ?? [];
+    const paths = documents.flatMap((document) => (document.storage_path ? [document.storage_path] : []));
+    if (paths.length > 0) await service.storage.from('document-uploads').remove(paths);
+    if (documents.length > 0) await service.from('documents').delete().in('id', documents.map((document) => document.id));
+  });
+
   test('the list cannot be loaded: "Failed to load documents"', async ({ page, consoleProblems }) => {
     consoleProblems.allow(offline);
     consoleProblems.allow(adminFailure('documents not loaded'));
