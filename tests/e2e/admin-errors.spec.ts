@@ -52,8 +52,16 @@ test.describe('knowledge base failures', () => {
 
   // The documents a test here leaves behind go, file and row: copies of the same PDF would
   // otherwise pile up and crowd the search results other tests look for their own passage in.
-  test.afterEach(async ({ service }, testInfo) => {
-    const { data } = await service.from('documents').select('id, storage_path').like('title', `%-${testInfo.testId.slice(0, 8)}-%`);
+  // By exact title: another run of the same test may be uploading at the same time.
+  const uploaded: string[] = [];
+  const track = (name: string) => {
+    uploaded.push(name);
+    return name;
+  };
+  test.afterEach(async ({ service }) => {
+    const titles = uploaded.splice(0);
+    if (titles.length === 0) return;
+    const { data } = await service.from('documents').select('id, storage_path').in('title', titles);
     const documents = data ?? [];
     const paths = documents.flatMap((document) => (document.storage_path ? [document.storage_path] : []));
     if (paths.length > 0) await service.storage.from('document-uploads').remove(paths);
@@ -72,8 +80,8 @@ test.describe('knowledge base failures', () => {
   test('a failed upload stops that file only: "Failed to upload document"', async ({ page, service, consoleProblems }, testInfo) => {
     consoleProblems.allow(offline);
     consoleProblems.allow(adminFailure('upload of .* failed'));
-    const failing = unique('abbruch', testInfo.testId);
-    const fine = unique('geht-durch', testInfo.testId);
+    const failing = track(unique('abbruch', testInfo.testId));
+    const fine = track(unique('geht-durch', testInfo.testId));
     await page.route('**/storage/v1/object/document-uploads/**', (route) =>
       route.request().url().includes('abbruch') ? route.abort('internetdisconnected') : route.continue(),
     );
@@ -91,7 +99,7 @@ test.describe('knowledge base failures', () => {
   test('undo fails when the file cannot be removed: "Error removing file"', async ({ page, consoleProblems }, testInfo) => {
     consoleProblems.allow(offline);
     consoleProblems.allow(adminFailure('revert failed'));
-    const name = unique('bleibt', testInfo.testId);
+    const name = track(unique('bleibt', testInfo.testId));
     await page.goto(KNOWLEDGE_TAB);
     await upload(page, [{ name, bytes: pdfs.knowledge }]);
     const item = documentRow(page, name);
@@ -105,7 +113,7 @@ test.describe('knowledge base failures', () => {
   test('a delete that does not go through: "Failed to delete document", and the document stays', async ({ page, consoleProblems }, testInfo) => {
     consoleProblems.allow(offline);
     consoleProblems.allow(adminFailure('delete failed'));
-    const name = unique('loeschen', testInfo.testId);
+    const name = track(unique('loeschen', testInfo.testId));
     await page.goto(KNOWLEDGE_TAB);
     await upload(page, [{ name, bytes: pdfs.knowledge }]);
     const item = documentRow(page, name);
