@@ -30,7 +30,7 @@ export function UsageSection({ token }: { token: string }) {
         setFailed(false);
       })
       .catch((error: unknown) => {
-        console.info('[admin] usage not loaded:', error);
+        console.error('[admin] usage not loaded:', error);
         setFailed(true);
       });
   }, [token]);
