@@ -17,6 +17,27 @@ export type Database = {
   }
   public: {
     Tables: {
+      active_streams: {
+        Row: {
+          client: string
+          expires_at: string
+          fn: string
+          id: string
+        }
+        Insert: {
+          client: string
+          expires_at: string
+          fn: string
+          id?: string
+        }
+        Update: {
+          client?: string
+          expires_at?: string
+          fn?: string
+          id?: string
+        }
+        Relationships: []
+      }
       conversations: {
         Row: {
           id: string
@@ -38,6 +59,24 @@ export type Database = {
           message_count?: number
           rating?: number | null
           started_at?: string
+        }
+        Relationships: []
+      }
+      daily_spend: {
+        Row: {
+          amount: number
+          day: string
+          kind: string
+        }
+        Insert: {
+          amount?: number
+          day: string
+          kind: string
+        }
+        Update: {
+          amount?: number
+          day?: string
+          kind?: string
         }
         Relationships: []
       }
@@ -127,6 +166,30 @@ export type Database = {
         }
         Relationships: []
       }
+      request_counts: {
+        Row: {
+          client: string
+          count: number
+          fn: string
+          window_kind: string
+          window_start: string
+        }
+        Insert: {
+          client: string
+          count?: number
+          fn: string
+          window_kind: string
+          window_start: string
+        }
+        Update: {
+          client?: string
+          count?: number
+          fn?: string
+          window_kind?: string
+          window_start?: string
+        }
+        Relationships: []
+      }
       users: {
         Row: {
           created_at: string
@@ -193,12 +256,25 @@ export type Database = {
     }
     Functions: {
       admin_stats: { Args: never; Returns: Json }
+      admit_request: {
+        Args: {
+          p_caps?: Json
+          p_client: string
+          p_fn: string
+          p_lease_seconds?: number
+          p_max_concurrent?: number
+          p_per_day: number
+          p_per_minute: number
+        }
+        Returns: Json
+      }
       ingest_document_text: {
         Args: { document_id: string; text: string }
         Returns: number
       }
       is_admin: { Args: never; Returns: boolean }
-      usage_today: { Args: never; Returns: Json }
+      record_spend: { Args: { p_amount: number; p_kind: string }; Returns: number }
+      release_stream: { Args: { p_lease: string }; Returns: undefined }
       search_knowledge: {
         Args: { match_count?: number; previous?: string; query: string }
         Returns: {
@@ -211,6 +287,8 @@ export type Database = {
           rank: number
         }[]
       }
+      spend_day: { Args: never; Returns: string }
+      usage_today: { Args: never; Returns: Json }
     }
     Enums: {
       document_status: "PROCESSING" | "COMPLETED" | "ERROR"

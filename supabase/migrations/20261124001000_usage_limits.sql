@@ -167,6 +167,8 @@ revoke execute on function public.admit_request(text, text, integer, integer, in
 revoke execute on function public.release_stream(uuid) from public, anon, authenticated;
 revoke execute on function public.record_spend(text, bigint) from public, anon, authenticated;
 revoke execute on function public.usage_today() from public, anon;
+revoke execute on function public.spend_day() from public, anon, authenticated;
+grant execute on function public.spend_day() to service_role;
 grant execute on function public.admit_request(text, text, integer, integer, integer, integer, jsonb) to service_role;
 grant execute on function public.release_stream(uuid) to service_role;
 grant execute on function public.record_spend(text, bigint) to service_role;

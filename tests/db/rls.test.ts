@@ -177,6 +177,19 @@ const tableCases: Case[] = [
     expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(2) },
   },
   // conversations: written by the coach function (service role); admins read
+  // The guard's counters: no role but the service role (the functions) reaches them.
+  ...(['request_counts', 'active_streams', 'daily_spend'] as const).flatMap((table): Case[] => [
+    {
+      name: `${table}: select`,
+      sql: `select count(*) from public.${table}`,
+      expect: { anon: denied, member: denied, admin: denied, service_role: rows(1) },
+    },
+    {
+      name: `${table}: delete`,
+      sql: `delete from public.${table}`,
+      expect: { anon: denied, member: denied, admin: denied, service_role: affected(0) },
+    },
+  ]),
   {
     name: 'conversations: select',
     sql: 'select id from public.conversations',
