@@ -153,6 +153,8 @@ test.describe('live coach', () => {
     expect(body.messages.at(-1)).toEqual({ role: 'user', content: 'Wie werde ich ruhiger?' });
 
     await textInput(page).fill('Und danach?');
+    // While the coach prepares its answer (processing) the input does not send; then it does.
+    await expect(page.getByRole('button', { name: coachTexts.chat.send })).toBeEnabled({ timeout: 10_000 });
     await textInput(page).press('Enter');
     await expect.poll(() => asked.length, { timeout: 20_000 }).toBe(2);
     const second = JSON.parse(asked[1] ?? '{}') as { messages: { role: string; content: string }[] };

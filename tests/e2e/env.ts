@@ -36,5 +36,7 @@ export function functionEnvFor(openaiUrl: string, elevenLabsUrl: string): Record
     TTS_DAILY_LIMIT: '1000000',
     COACH_CONCURRENT_LIMIT: '1000',
     TTS_CONCURRENT_LIMIT: '1000',
+    STT_DAILY_LIMIT: '1000000',
+    STT_CONCURRENT_LIMIT: '1000',
   };
 }
