@@ -2,8 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { persona } from '../../config/persona';
 import { holdOutput, releaseOutput, unlockAudio } from '../../services/audioOutput';
 import { CoachCallError, preloadCoach, sendRating } from '../../services/coach';
-import { openMicrophone } from '../../services/microphone';
-import { canRecord, recordUtterance, serverTranscriptionAvailable, type Utterance } from '../../services/speechToText';
+import type { Utterance } from '../../services/speechToText';
 import {
   isSpeechRecognitionSupported,
   SpeechRecognitionError,
@@ -13,9 +12,7 @@ import {
 } from '../../services/speechRecognition';
 import { sameUtterance } from '../../lib/utterance';
 import { chatReducer, initialChatState, nextRequest, type ChatState } from './chatState';
-import { runReply } from './replyPipeline';
 import { useHandsFreePreference } from './handsFree';
-import { createSpeechQueue } from './speechQueue';
 import { coachTexts } from './texts';
 import { useVoiceDetection } from './useVoiceDetection';
 import { clickAction, initialVoiceState, voiceButtonReducer, type VoiceState } from './voiceButtonMachine';
@@ -37,6 +34,18 @@ function recognitionMessage(error: unknown): string {
  */
 function mark(name: 'transcript' | 'first-chunk' | 'first-audio'): void {
   performance.mark(`coach:${name}`);
+}
+
+/** Voice input by recording (loaded when first needed: the page's first download stays small). */
+const voiceInput = () => Promise.all([import('../../services/microphone'), import('../../services/speechToText')]);
+
+const canRecord = () => typeof window !== 'undefined' && typeof window.MediaRecorder === 'function';
+
+function serverTranscriptionAvailable(): Promise<boolean> {
+  return voiceInput().then(
+    ([, speechToText]) => speechToText.serverTranscriptionAvailable(),
+    () => false,
+  );
 }
 
 /** How long the interim words must stay the same before the reply starts speculatively. */
@@ -157,6 +166,8 @@ export function useLiveCoach() {
       });
       void (async () => {
         try {
+          // The answer's machinery loads with the first click (the greeting), not with the page.
+          const { runReply } = await import('./replyPipeline');
           const outcome = await runReply(history, {
             conversationId,
             signal: controller.signal,
@@ -307,10 +318,11 @@ export function useLiveCoach() {
   /** Records an utterance and has the stt function transcribe it (no recogniser in this browser). */
   const listenByRecording = useCallback(() => {
     setRecording(true);
-    openMicrophone().then((stream) => {
+    voiceInput().then(async ([microphone, speechToText]) => {
+      const stream = await microphone.openMicrophone();
       if (voiceRef.current.status !== 'listening') return;
       detection.resetHeard();
-      const current = recordUtterance(stream);
+      const current = speechToText.recordUtterance(stream);
       utterance.current = current;
       const noSpeech = window.setTimeout(() => {
         if (!detection.heardSpeech()) current.stop();
@@ -339,7 +351,7 @@ export function useLiveCoach() {
           listenFailed(error);
         },
       );
-    }, listenFailed);
+    }).catch(listenFailed);
   }, [detection, heard, listenFailed]);
 
   /** The browser's own recogniser (Chrome, Safari). */
@@ -429,18 +441,26 @@ export function useLiveCoach() {
     });
     const controller = new AbortController();
     speech.current = controller;
-    const queue = createSpeechQueue({
-      signal: controller.signal,
-      onStart: () => undefined,
-      onProblem: (message) => dispatchVoice({ type: 'NOTICE', message }),
-    });
-    // The same text every time: the function serves it from its cache.
-    queue.enqueue(persona.greeting, { cache: true });
-    void queue.finished().then(() => {
-      if (controller.signal.aborted) return;
-      speech.current = null;
-      dispatchVoice({ type: 'DONE' });
-    });
+    import('./speechQueue')
+      .then(({ createSpeechQueue }) => {
+        const queue = createSpeechQueue({
+          signal: controller.signal,
+          onStart: () => undefined,
+          onProblem: (message) => dispatchVoice({ type: 'NOTICE', message }),
+        });
+        // The same text every time: the function serves it from its cache.
+        queue.enqueue(persona.greeting, { cache: true });
+        return queue.finished();
+      })
+      .catch(() => {
+        // The code could not be loaded (connection lost): the greeting stays readable.
+        dispatchVoice({ type: 'NOTICE', message: coachTexts.errors.playback });
+      })
+      .finally(() => {
+        if (controller.signal.aborted) return;
+        speech.current = null;
+        dispatchVoice({ type: 'DONE' });
+      });
   }, []);
 
   const click = useCallback(() => {

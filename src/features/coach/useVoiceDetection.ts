@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { playbackLevel } from '../../services/audioOutput';
-import { openMicrophone, releaseMicrophone } from '../../services/microphone';
-import { watchVoiceActivity, type VoiceActivityWatch } from '../../services/voiceActivity';
+import type { VoiceActivityWatch } from '../../services/voiceActivity';
 
 export interface VoiceDetectionHandlers {
   onSpeechMaybe(): void;
@@ -37,9 +36,14 @@ export function useVoiceDetection(active: boolean, handlers: VoiceDetectionHandl
   useEffect(() => {
     if (!active) return;
     let cancelled = false;
-    openMicrophone()
-      .then((stream) =>
-        watchVoiceActivity(stream, {
+    let releaseMicrophone: (() => void) | null = null;
+    // Loaded when first needed: the coach page's first download stays small.
+    Promise.all([import('../../services/microphone'), import('../../services/voiceActivity')])
+      .then(([microphone, voiceActivity]) => {
+        if (cancelled) return null;
+        releaseMicrophone = microphone.releaseMicrophone;
+        return microphone.openMicrophone().then((stream) =>
+          voiceActivity.watchVoiceActivity(stream, {
           onSpeechMaybe: () => latest.current.onSpeechMaybe(),
           onSpeechDropped: () => latest.current.onSpeechDropped(),
           onSpeechStart: () => {
@@ -49,9 +53,11 @@ export function useVoiceDetection(active: boolean, handlers: VoiceDetectionHandl
           onSpeechEnd: () => latest.current.onSpeechEnd(),
           playbackLevel,
         }),
-      )
+        );
+      })
       .then(
         (started) => {
+          if (!started) return;
           if (cancelled) started.stop();
           else watch.current = started;
         },
@@ -63,7 +69,7 @@ export function useVoiceDetection(active: boolean, handlers: VoiceDetectionHandl
       cancelled = true;
       watch.current?.stop();
       watch.current = null;
-      releaseMicrophone();
+      releaseMicrophone?.();
     };
     // A tab that is closed or sent to the back-forward cache gives the microphone back too.
     window.addEventListener('pagehide', release);
