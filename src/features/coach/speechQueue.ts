@@ -79,6 +79,9 @@ export function createSpeechQueue({ signal, onStart, onProblem, gate }: SpeechQu
       const previousText = spoken;
       spoken = `${spoken} ${text}`.trim();
       const source = openSpeech(text, { signal, previousText, cache });
+      // Handled in turn below (a refusal is reported once, in order); until then the rejection must
+      // not count as unhandled, which it would while an earlier piece still holds its place.
+      source.catch(ignore);
       const placed: Promise<{ source: SpeechSource; piece: OutputPiece | null }> = allocation.then(async () => {
         const ready = await source;
         if (ready.kind === 'browser' || stopped()) return { source: ready, piece: null };
