@@ -29,10 +29,6 @@ export function serverTranscriptionAvailable(): Promise<boolean> {
   return available;
 }
 
-export function canRecord(): boolean {
-  return typeof window !== 'undefined' && typeof window.MediaRecorder === 'function';
-}
-
 function recordingType(): string | undefined {
   return RECORDING_TYPES.find((type) => MediaRecorder.isTypeSupported(type));
 }

@@ -1,8 +1,6 @@
 /**
- * Per-client rate limiting inside one function instance (a sliding window of request times per
- * client). The client is the first address in X-Forwarded-For, which Supabase's gateway (and the
- * local stack) set; requests without it share one bucket. An edge function instance is one of
- * possibly several, so this bounds abuse per instance rather than globally.
+ * A sliding window of request times per client inside one function instance: the cheap first
+ * filter in front of the shared limits in Postgres (guard.ts, which also decides who the client is).
  */
 export interface RateLimiter {
   /** Records a request; returns the seconds to wait when the client is over its limit, else 0. */
@@ -29,10 +27,6 @@ export function createRateLimiter(limit: number, windowMs: number): RateLimiter 
       return 0;
     },
   };
-}
-
-export function clientKey(request: Request): string {
-  return request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
 }
 
 /** A positive integer from the environment, or the fallback. */
