@@ -32,6 +32,7 @@ const flat = (text: string): string => text.replace(/\s+/g, ' ').toLowerCase();
 
 interface SearchRow {
   content: string;
+  rank: number;
 }
 
 async function main(): Promise<void> {
@@ -60,10 +61,10 @@ async function main(): Promise<void> {
     let honest = 0;
     for (const item of evalQuestions) {
       const rows = await withClaims(db, service, 'service_role', async (tx) =>
-        (await tx.query<SearchRow>('select content from public.search_knowledge($1, 5)', [item.question])).rows,
+        (await tx.query<SearchRow>('select content, rank from public.search_knowledge($1, 5)', [item.question])).rows,
       );
       const passages = rows.map((row) => row.content.trim());
-      const answer = offlineAnswer(item.question, passages);
+      const answer = offlineAnswer(item.question, passages, rows.map((row) => row.rank));
       if (item.passage === undefined) {
         unanswerable++;
         const isHonest = answer === FALLBACK_ANSWER;
@@ -80,9 +81,14 @@ async function main(): Promise<void> {
       } else if (verbose) {
         console.log(`  missed: ${item.question} (wanted "${item.passage}", got ${passages.length} passages)`);
       }
-      const hit = flat(answer).includes(flat(item.fact ?? item.passage));
+      const fact = item.fact ?? item.passage;
+      const hit = flat(answer).includes(flat(fact));
       if (hit) offlineHits++;
-      else if (verbose) console.log(`  offline miss: ${item.question}\n    -> ${answer.slice(0, 160)}`);
+      else if (verbose) {
+        const factRank = passages.findIndex((passage) => flat(passage).includes(flat(fact)));
+        const where = factRank < 0 ? 'in no returned passage' : `in passage ${String(factRank + 1)}`;
+        console.log(`  offline miss: ${item.question} (fact "${fact}" ${where})\n    -> ${answer.slice(0, 160)}`);
+      }
     }
 
     const recall = found / answerable;

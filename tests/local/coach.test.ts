@@ -417,11 +417,11 @@ describe('without OPENAI_API_KEY (knowledge base only)', () => {
     expect(answer.content).toBe('Wiederhole die Atemtechnik viermal hintereinander. Regelmäßige Bewegung am Tag verbessert den Schlaf zusätzlich.');
   });
 
-  it('answers with the passage opening when the search matched by stem but no sentence shares a word', async () => {
-    // The search stems "Nasen" to the passage's "Nase"; word by word nothing matches.
+  it('matches the words of the question by their stem, as the search does', async () => {
+    // The search stems "Nasen" to the passage's "Nase"; so does the sentence choice.
     const answer = await ask(harness, question('Wozu die Nasen?'));
     expect(answer.content).toBe(
-      'Die 4-7-8-Atemtechnik hilft beim Einschlafen. Atme vier Sekunden durch die Nase ein. Halte den Atem sieben Sekunden an. Atme dann acht Sekunden langsam durch den Mund aus.',
+      'Atme vier Sekunden durch die Nase ein. Halte den Atem sieben Sekunden an. Atme dann acht Sekunden langsam durch den Mund aus. Wiederhole die Atemtechnik viermal hintereinander.',
     );
   });
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { FALLBACK_ANSWER, offlineAnswer } from '../../supabase/functions/coach/offline';
+import { FALLBACK_ANSWER, offlineAnswer, stem } from '../../supabase/functions/coach/offline';
 
 const breathing =
   'Die 4-7-8-Atmung\n\nDie 4-7-8-Atmung eignet sich besonders gut zum Einschlafen. Atme vier Sekunden lang durch die Nase ein. ' +
@@ -37,6 +37,34 @@ describe('offlineAnswer', () => {
   it('prefers the better-ranked passage when both share the same words', () => {
     const other = 'Schlaf\n\nDie Atmung wird im Schlaf ruhiger. Das ist ganz normal.';
     expect(offlineAnswer('Wie geht die Atmung?', [breathing, other])).toContain('4-7-8-Atmung');
+  });
+
+  it('answers with the opening of the best passage when the search matched it but no sentence shares a word', () => {
+    // The search may match through the document's title; the sentences then share nothing.
+    expect(offlineAnswer('Was sagt der Leitfaden?', [breathing])).toBe(
+      'Die 4-7-8-Atmung eignet sich besonders gut zum Einschlafen. Atme vier Sekunden lang durch die Nase ein. ' +
+        'Halte den Atem sieben Sekunden lang an. Atme dann acht Sekunden lang hörbar aus.',
+    );
+  });
+
+  it('meets inflected forms, participles and compounds of the question\'s words', () => {
+    const stress =
+      'Ursachen\n\nHäufige Stressauslöser im Beruf sind Zeitdruck und ständige Unterbrechungen. Schreibe auf, wann du dich angespannt fühlst.\n\n' +
+      'Die Box-Atmung\n\nDie Box-Atmung hilft in angespannten Situationen. Du atmest vier Sekunden ein und hältst vier Sekunden.';
+    expect(offlineAnswer('Welche Atmung hilft, wenn ich angespannt bin?', [stress])).toContain('Box-Atmung hilft');
+    expect(stem('Pausen')).toBe(stem('Pause'));
+    expect(stem('angespannten')).toBe(stem('angespannt'));
+    expect(stem('gestresst')).toBe('stress');
+    expect(offlineAnswer('Was löst Stress aus?', [stress])).toContain('Stressauslöser');
+  });
+
+  it('weighs passages by the search\'s scores: equal scores count the same, whatever the order', () => {
+    const weekend = 'E-Mail\n\nSchalte die Benachrichtigungen am Wochenende aus. Ständige Erreichbarkeit verhindert Erholung.';
+    const sleep =
+      'Feste Zeiten für den Schlaf\n\nStehe jeden Tag zur gleichen Zeit auf, auch am Wochenende. So stabilisiert sich die innere Uhr.';
+    const question = 'Soll ich am Wochenende ausschlafen?';
+    expect(offlineAnswer(question, [weekend, sleep], [0.44, 0.44])).toContain('gleichen Zeit');
+    expect(offlineAnswer(question, [weekend, sleep], [0.9, 0.2])).toContain('Benachrichtigungen');
   });
 
   it('says honestly that it does not know, in Mia\'s warm German, when there is no passage', () => {

@@ -106,7 +106,11 @@ async function answer(
   if (conversationId) headers['x-conversation-id'] = conversationId;
 
   if (!config.openai) {
-    const answer = offlineAnswer(chatRequest.question, passages.map((passage) => passage.content));
+    const answer = offlineAnswer(
+      chatRequest.question,
+      passages.map((passage) => passage.content),
+      passages.map((passage) => passage.score),
+    );
     return completionResponse(answerDeltas(answer), { model: OFFLINE_MODEL, stream: chatRequest.stream, headers });
   }
 

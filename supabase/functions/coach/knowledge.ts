@@ -25,6 +25,8 @@ export const KNOWLEDGE_RULES =
 export interface Passage {
   title: string;
   content: string;
+  /** The search's relevance score (weighted share of the question's terms, 0..1). */
+  score: number;
 }
 
 /** The user message before the latest one, for follow-ups ("Und wie lange?"). */
@@ -46,6 +48,7 @@ export async function searchPassages(supabase: SupabaseEnv, request: Pick<ChatRe
     .map((row: unknown): Passage => ({
       title: isRecord(row) && typeof row.document_title === 'string' ? row.document_title : '',
       content: isRecord(row) && typeof row.content === 'string' ? row.content.trim() : '',
+      score: isRecord(row) && typeof row.rank === 'number' ? row.rank : 0,
     }))
     .filter((passage) => passage.content !== '');
 }

@@ -29,24 +29,61 @@ const STOP_WORDS = new Set([
   // Words that ask rather than name a topic (the knowledge search gives them no weight either).
   'bedeutet', 'beste', 'besser', 'eigentlich', 'einfach', 'erklären', 'frage', 'fragen', 'ganz', 'geht', 'genau',
   'gerade', 'gerne', 'gibts', 'heißt', 'hilft', 'lange', 'macht', 'merke', 'merken', 'sagen', 'tipps', 'total',
-  'viele', 'wann', 'welcher', 'welches', 'wirklich', 'woran',
+  'viele', 'wann', 'welcher', 'welches', 'wirklich', 'woran', 'typisch', 'typische', 'typischen', 'häufig', 'häufige',
+  'häufigsten',
 ]);
 
+/** Separable-verb prefixes that come before the "ge" of a participle ("angespannt", "ausgeruht"). */
+const PARTICIPLE = /^(?:ab|an|auf|aus|ein|mit|nach|vor|zu|zurück)?ge(\p{L}{4,})t$/u;
+/** Inflection and derivation endings, longest first; a stem keeps at least four letters. */
+const ENDINGS = ['ungen', 'innen', 'heit', 'keit', 'lich', 'isch', 'ung', 'ern', 'est', 'em', 'en', 'er', 'es', 'st', 'e', 'n', 's'];
+
 /**
- * The words of a text that can carry its topic, with a crude stem (their first six letters), so
- * "Atemübung" meets "Atemübungen" and "Schlaf" meets "schlafen".
+ * A light German stem: umlauts folded, one ending stripped, and a participle reduced to its verb
+ * ("gestresst" → "stress"), so "Pause" meets "Pausen" and "wichtig" meets "Wichtiges".
  */
-function topicWords(text: string): Set<string> {
-  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
-  const topical = words.filter((word) => word.length >= 4 && !STOP_WORDS.has(word));
-  // The whole word as well as its stem (an exact match counts twice); a participle also gives its
-  // verb stem ("gestresst" → "stress").
-  return new Set(
-    topical.flatMap((word) => {
-      const participle = /^ge(\p{L}{4,})t$/u.exec(word)?.[1];
-      return [word.slice(0, 6), word, ...(participle === undefined ? [] : [participle.slice(0, 6)])];
-    }),
-  );
+export function stem(word: string): string {
+  const folded = word.toLowerCase().replace(/ß/gu, 'ss').replace(/ä/gu, 'a').replace(/ö/gu, 'o').replace(/ü/gu, 'u');
+  const ending = ENDINGS.find((suffix) => folded.endsWith(suffix) && folded.length - suffix.length >= 4);
+  const stripped = ending === undefined ? folded : folded.slice(0, -ending.length);
+  // "angespannt", "angespannten" → "spann"
+  return PARTICIPLE.exec(stripped)?.[1] ?? PARTICIPLE.exec(folded)?.[1] ?? stripped;
+}
+
+/**
+ * The stems of the words of a text that can carry its topic. Hyphenated names stay whole as well
+ * ("4-7-8-Atmung" gives "4-7-8-atmung", "4-7-8" and "atmung").
+ */
+function topicStems(text: string): Set<string> {
+  const result = new Set<string>();
+  for (const token of text.toLowerCase().split(/[^\p{L}\p{N}-]+/u)) {
+    const parts = token.split('-').filter((part) => part !== '');
+    const whole = parts.join('-');
+    if (parts.length > 1) {
+      result.add(whole);
+      const numbers = parts.filter((part) => /^\p{N}+$/u.test(part));
+      if (numbers.length > 1) result.add(numbers.join('-'));
+    }
+    for (const part of parts) {
+      if (part.length >= 4 && !STOP_WORDS.has(part)) result.add(stem(part));
+    }
+  }
+  return result;
+}
+
+/**
+ * How well a stem of the text stands for a stem of the question. The same stem fully. A compound
+ * of the question's word, as its first part or its head ("Stress" – "Stressmomente", "Schlaf" –
+ * "Mittagsschlaf"), mostly. When the question asks for the compound, the text's word is its head
+ * ("ausschlafen" – "schlafen") in part, its first part ("Stressauslöser" – "Stress") less. Parts
+ * shorter than five letters, and numbers, only match exactly.
+ */
+function closeness(asked: string, seen: string): number {
+  if (asked === seen) return 1;
+  const [shorter, longer] = asked.length <= seen.length ? [asked, seen] : [seen, asked];
+  if (shorter.length < 5 || /\p{N}/u.test(shorter)) return 0;
+  if (shorter === asked) return longer.startsWith(shorter) || longer.endsWith(shorter) ? 0.7 : 0;
+  return longer.endsWith(shorter) ? 0.5 : longer.startsWith(shorter) ? 0.25 : 0;
 }
 
 /** A heading: a short line that does not end like a sentence. */
@@ -56,59 +93,102 @@ const isHeading = (paragraph: string): boolean => paragraph.length < 90 && !/[.!
 const notProse = (sentence: string): boolean =>
   /[{}<>*=_]|\w\(|\);|--\w|\.{4,}|https?:\/\//u.test(sentence) || !/\p{Ll}{3}/u.test(sentence) || sentence.split(/\s+/).length < 3;
 
+interface Section {
+  /** The heading above the section ('' for text before the first heading). */
+  heading: string;
+  sentences: string[];
+}
+
 /** A passage's sections (the paragraphs between headings), each as its prose sentences. */
-function sections(passage: string): string[][] {
-  const result: string[][] = [[]];
+function sections(passage: string): Section[] {
+  const result: Section[] = [{ heading: '', sentences: [] }];
   for (const paragraph of passage.split(/\n\s*\n/)) {
     const text = paragraph.replace(/\s+/g, ' ').trim();
     if (text === '') continue;
     if (isHeading(text)) {
-      if ((result.at(-1) ?? []).length > 0) result.push([]);
+      const last = result.at(-1);
+      if (last !== undefined && last.sentences.length === 0) last.heading = `${last.heading} ${text}`.trim();
+      else result.push({ heading: text, sentences: [] });
       continue;
     }
-    result.at(-1)?.push(...splitSentences(text).filter((sentence) => !notProse(sentence)));
+    result.at(-1)?.sentences.push(...splitSentences(text).filter((sentence) => !notProse(sentence)));
   }
-  return result.filter((section) => section.length > 0);
+  return result.filter((section) => section.sentences.length > 0);
 }
 
-/** Up to four sentences starting at the best one, at least two where the section has them. */
-function excerpt(section: readonly string[], best: number): string[] {
-  const start = Math.max(0, Math.min(best, section.length - MIN_SENTENCES));
-  return section.slice(start, start + MAX_SENTENCES);
-}
+/** What the heading above a sentence says counts for the sentence at this share. */
+const HEADING_SHARE = 0.5;
+/** In a window of sentences, each later sentence counts this much less than the one before. */
+const WINDOW_DECAY = 0.8;
 
 interface Choice {
-  section: string[];
-  index: number;
+  sentences: string[];
   score: number;
 }
 
-export function offlineAnswer(question: string, passages: string[]): string {
-  const asked = topicWords(question);
+/**
+ * The answer: of all windows of up to four consecutive sentences in one section, the one whose
+ * sentences share the most with the question, its first sentence counting most. A shared stem
+ * weighs by how rare it is among the passages' sentences ("Temperatur" in one sentence says more
+ * than "Schlaf" in ten); what a section's heading shares counts half for each of its sentences;
+ * passages the search scored lower (or ranked lower, without scores) need to share more.
+ */
+export function offlineAnswer(question: string, passages: readonly string[], scores: readonly number[] = []): string {
+  const asked = [...topicStems(question)];
   const found = passages.map(sections);
-  // A shared word weighs by how rare it is among the passages' sentences: "Temperatur" in one
-  // sentence says more than "Schlaf" in ten.
-  const sentenceCount = new Map<string, number>();
-  for (const section of found.flat()) {
-    for (const sentence of section) for (const word of topicWords(sentence)) sentenceCount.set(word, (sentenceCount.get(word) ?? 0) + 1);
-  }
+  const allSentences = found.flat().flatMap((section) => section.sentences);
+  const credit = (stems: Set<string>, term: string): number => {
+    let best = 0;
+    for (const seen of stems) best = Math.max(best, closeness(term, seen));
+    return best;
+  };
+  const sentenceStems = new Map(allSentences.map((sentence) => [sentence, topicStems(sentence)]));
+  // Rarity counts passages, not sentences: a passage about pauses says "Pause" in every other
+  // sentence, which makes the word its topic, not less telling.
+  const passageStems = passages.map((passage) => topicStems(passage));
+  const rarity = new Map(
+    asked.map((term) => {
+      const seen = passageStems.filter((stems) => credit(stems, term) > 0).length;
+      return [term, 1 / Math.max(1, seen)];
+    }),
+  );
+  // How much each question term a set of stems covers, weighted by the term's rarity.
+  const coverage = (stems: Set<string>): number[] => asked.map((term) => credit(stems, term) * (rarity.get(term) ?? 0));
+
   let best: Choice | null = null;
   for (const [rank, passageSections] of found.entries()) {
-    // Later passages ranked lower by the search: their sentences need to share more.
-    const rankFactor = 1 / (1 + 0.5 * rank);
+    // The search's own score where given (equal scores weigh the same), else the rank.
+    const top = scores[0] ?? 0;
+    const rankFactor = top > 0 ? (scores[rank] ?? 0) / top : 1 / (1 + 0.5 * rank);
     for (const section of passageSections) {
-      for (const [index, sentence] of section.entries()) {
-        let shared = 0;
-        for (const word of topicWords(sentence)) if (asked.has(word)) shared += 1 / (sentenceCount.get(word) ?? 1);
-        const score = shared * rankFactor;
-        if (score > (best?.score ?? 0)) best = { section, index, score };
+      const heading = coverage(topicStems(section.heading)).map((value) => HEADING_SHARE * value);
+      const covered = section.sentences.map((sentence) =>
+        coverage(sentenceStems.get(sentence) ?? new Set()).map((value, term) => Math.max(value, heading[term] ?? 0)),
+      );
+      for (let start = 0; start < section.sentences.length; start++) {
+        const first = covered[start] ?? [];
+        if (!first.some((value) => value > 0)) continue;
+        // Each question term counts once, where the window covers it best; later sentences less.
+        const window = covered.slice(start, start + MAX_SENTENCES);
+        let score = 0;
+        for (let term = 0; term < asked.length; term++) {
+          score += Math.max(...window.map((values, offset) => (values[term] ?? 0) * WINDOW_DECAY ** offset));
+        }
+        score *= rankFactor;
+        if (score > (best?.score ?? 0)) best = { sentences: excerpt(section.sentences, start), score };
       }
     }
   }
-  if (best !== null) return excerpt(best.section, best.index).join(' ');
+  if (best !== null) return best.sentences.join(' ');
   // The search found the passages relevant (through stemming or the title): the best one's opening.
   const first = found.find((passageSections) => passageSections.length > 0)?.[0];
-  return first === undefined ? FALLBACK_ANSWER : excerpt(first, 0).join(' ');
+  return first === undefined ? FALLBACK_ANSWER : excerpt(first.sentences, 0).join(' ');
+}
+
+/** Up to four sentences starting at the chosen one, at least two where the section has them. */
+function excerpt(section: readonly string[], start: number): string[] {
+  const from = Math.max(0, Math.min(start, section.length - MIN_SENTENCES));
+  return section.slice(from, from + MAX_SENTENCES);
 }
 
 /** The answer as word-sized deltas, so the browser receives it the way a model would stream it. */
