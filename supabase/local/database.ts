@@ -9,7 +9,8 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 
 const supabaseDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -60,6 +61,9 @@ export interface LocalDatabase {
   setup: SetupReport;
 }
 
+/** The Postgres extensions the migrations use that Supabase provides: the search's typo tolerance. */
+const extensions = { fuzzystrmatch } satisfies PGliteOptions['extensions'];
+
 const apiRoles: ReadonlySet<string> = new Set<DatabaseRole>(['anon', 'authenticated', 'service_role']);
 
 /** Opens (creating or upgrading as needed) the local database and reports what it applied. */
@@ -69,7 +73,7 @@ export async function openLocalDatabase(options: OpenDatabaseOptions = {}): Prom
   if (options.dataDir === undefined && options.templateCacheDir !== undefined) {
     return openFromTemplate(options.templateCacheDir, dir, seed);
   }
-  const db = options.dataDir === undefined ? await PGlite.create() : await PGlite.create({ dataDir: options.dataDir });
+  const db = options.dataDir === undefined ? await PGlite.create({ extensions }) : await PGlite.create({ dataDir: options.dataDir, extensions });
   try {
     const setup = await applySetup(db, dir, seed);
     return { db, setup };
@@ -84,7 +88,7 @@ async function openFromTemplate(cacheDir: string, dir: string, seed: boolean): P
   if (existsSync(file)) {
     let loaded: PGlite | undefined;
     try {
-      loaded = await PGlite.create({ loadDataDir: new Blob([await readFile(file)]) });
+      loaded = await PGlite.create({ loadDataDir: new Blob([await readFile(file)]), extensions });
       const setup = await applySetup(loaded, dir, seed);
       return { db: loaded, setup: { ...setup, fromTemplate: true } };
     } catch {
@@ -92,7 +96,7 @@ async function openFromTemplate(cacheDir: string, dir: string, seed: boolean): P
       await loaded?.close().catch(() => undefined);
     }
   }
-  const db = await PGlite.create();
+  const db = await PGlite.create({ extensions });
   try {
     const setup = await applySetup(db, dir, seed);
     const dump = await db.dumpDataDir('gzip');

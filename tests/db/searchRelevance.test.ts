@@ -80,6 +80,28 @@ describe('search_knowledge relevance', () => {
     expect(hits[0]?.content).toContain('STOP-Methode');
   });
 
+  it('tolerates a slip of the pen, and says which word of the knowledge base it matched instead', async () => {
+    expect((await search('Was hilft beim Einschlafne?'))[0]?.content).toContain('4-7-8-Atmung');
+    const hits = await search('Wie geht die Atmnug beim Einschlafen?');
+    expect(hits[0]?.content).toContain('4-7-8-Atmung');
+    expect(hits[0]?.matched_terms).toEqual(expect.arrayContaining(['atmung', 'einschlaf']));
+    const schlaf = await search('Wie kühl sollte das Schlfzimmer sein?');
+    expect(schlaf[0]?.content).toContain('16 und 18 Grad');
+    expect(schlaf[0]?.matched_terms).toContain('schlafzimm');
+  });
+
+  it('does not take another word for a slip: a compound of a known word stays unknown', async () => {
+    // "Mindestlohn" is near "mindestens" in trigrams, but is a different word.
+    expect(await search('Wie hoch ist der Mindestlohn?')).toEqual([]);
+  });
+
+  it('remembers the words of new passages for the typo tolerance, and not for anon', async () => {
+    await ingest('achtsamkeit.pdf', 'Achtsamkeitsübungen im Büro: eine Minute lang nur die Geräusche im Raum wahrnehmen.');
+    const hits = await search('Welche Achtsamkeitsübngen gibt es im Büro?');
+    expect(hits[0]?.content).toContain('Geräusche im Raum');
+    await expect(run(db, actors.anon, 'select count(*) from private.knowledge_terms')).rejects.toThrow(/permission denied/);
+  });
+
   it('uses a passage in another language when no German one answers', async () => {
     const hits = await search('asn1_encode_total contention');
     expect(hits.map((hit) => hit.document_title)).toEqual(['manual.pdf']);
