@@ -4,9 +4,11 @@
  */
 import { createServer } from 'vite';
 import { runLocalStack } from '../supabase/local/main';
+import { offerStarterKnowledge } from './starterKnowledge';
 
 async function main() {
   const closeStack = await runLocalStack();
+  await offerStarterKnowledge();
   const vite = await createServer({ root: new URL('..', import.meta.url).pathname });
   await vite.listen();
   vite.printUrls();

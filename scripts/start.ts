@@ -9,6 +9,7 @@ import { clientOnlyPrefixes } from '../src/config/routes';
 import { runLocalStack } from '../supabase/local/main';
 import { PortInUseError } from '../supabase/local/server';
 import { createStaticServer } from './staticServer';
+import { offerStarterKnowledge } from './starterKnowledge';
 
 const dir = resolve(import.meta.dirname, '..', process.env.DIST_DIR ?? 'dist');
 const port = Number(process.env.PORT ?? 4173);
@@ -18,6 +19,7 @@ async function main() {
     throw new Error(`No build found in ${dir}. Run \`npm run build\` first (npm start does both).`);
   }
   const closeStack = await runLocalStack();
+  await offerStarterKnowledge();
   const site = createStaticServer({ dir, clientOnlyPrefixes });
   await new Promise<void>((done, fail) => {
     site.once('error', (error: NodeJS.ErrnoException) =>

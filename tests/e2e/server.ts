@@ -2,7 +2,8 @@
  * What the end-to-end tests run against, started by playwright.config.ts: the built site (with the
  * production headers), the real local Supabase-compatible stack (in memory, fresh every run) and
  * the fake OpenAI and ElevenLabs servers the edge functions talk to. A small control endpoint lets
- * a test change the functions' environment (e.g. remove a provider key) and put it back.
+ * a test change the functions' environment (e.g. remove a provider key) and put it back, and add
+ * (and remove) the starter knowledge base the way `npm start` adds it on a fresh data folder.
  *
  * Ports (env): E2E_PORT site (4179), SUPABASE_LOCAL_PORT stack (54321, must match the build),
  * FAKE_OPENAI_PORT (54391), FAKE_ELEVENLABS_PORT (54392), E2E_CONTROL_PORT (54390).
@@ -11,12 +12,15 @@ import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { clientOnlyPrefixes } from '../../src/config/routes';
-import { configFromEnv } from '../../supabase/local/config';
+import { configFromEnv, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
 import { startLocalStack } from '../../supabase/local/server';
 import { createStaticServer } from '../../scripts/staticServer';
 import { startFakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { startFakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { e2eEnv, functionEnvFor } from './env';
+import { createClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import { addStarterKnowledge, starterDocuments } from '../../scripts/starterKnowledge';
 
 const dir = resolve(import.meta.dirname, '..', '..', process.env.DIST_DIR ?? 'dist');
 if (!existsSync(join(dir, 'index.html'))) {
@@ -31,11 +35,39 @@ const defaults = functionEnvFor(openai.url, elevenLabs.url);
 const config = { ...configFromEnv({ SUPABASE_LOCAL_PORT: String(e2eEnv.stackPort) }), dataDir: null, functionEnv: { ...defaults } };
 const stack = await startLocalStack(config);
 
+/** Removes the starter documents again (rows through the Data API, files through the Storage API). */
+async function removeStarterKnowledge(): Promise<void> {
+  const service = createClient(stack.url, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+  });
+  const paths = starterDocuments.map((document) => `starter/${document.file}.pdf`);
+  const { error } = await service.from('documents').delete().in('storage_path', paths);
+  if (error) throw new Error(error.message);
+  const removed = await service.storage.from('document-uploads').remove(paths);
+  if (removed.error) throw new Error(removed.error.message);
+}
+
 // The functions host reads config.functionEnv on every request, so changing it here takes effect at once.
 const control = createServer((request, response) => {
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
+    if (request.method === 'POST' && request.url === '/starter') {
+      // What `npm start` does on a fresh data folder: the starter knowledge base, added over HTTP.
+      void addStarterKnowledge(stack.url, { dataDir: null }, {}).then(
+        (result) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result)),
+        (error: unknown) => response.writeHead(500).end(String(error)),
+      );
+      return;
+    }
+    if (request.method === 'POST' && request.url === '/starter/remove') {
+      void removeStarterKnowledge().then(
+        () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
+        (error: unknown) => response.writeHead(500).end(String(error)),
+      );
+      return;
+    }
     if (request.method === 'POST' && request.url === '/env') {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { set?: Record<string, string>; unset?: string[] };
       for (const [key, value] of Object.entries(body.set ?? {})) config.functionEnv[key] = value;

@@ -40,14 +40,19 @@ const ENDINGS = ['ungen', 'innen', 'heit', 'keit', 'lich', 'isch', 'ung', 'ern',
 
 /**
  * A light German stem: umlauts folded, one ending stripped, and a participle reduced to its verb
- * ("gestresst" → "stress"), so "Pause" meets "Pausen" and "wichtig" meets "Wichtiges".
+ * ("gestresst" → "stres", like "Stress"), so "Pause" meets "Pausen" and "wichtig" meets "Wichtiges".
  */
 export function stem(word: string): string {
   const folded = word.toLowerCase().replace(/ß/gu, 'ss').replace(/ä/gu, 'a').replace(/ö/gu, 'o').replace(/ü/gu, 'u');
-  const ending = ENDINGS.find((suffix) => folded.endsWith(suffix) && folded.length - suffix.length >= 4);
-  const stripped = ending === undefined ? folded : folded.slice(0, -ending.length);
-  // "angespannt", "angespannten" → "spann"
-  return PARTICIPLE.exec(stripped)?.[1] ?? PARTICIPLE.exec(folded)?.[1] ?? stripped;
+  const stripped = withoutEnding(folded);
+  // "angespannt", "angespannten" → "spann"; "gestresst" → "stres", as "Stress" → "stres".
+  const participle = PARTICIPLE.exec(stripped)?.[1] ?? PARTICIPLE.exec(folded)?.[1];
+  return participle === undefined ? stripped : withoutEnding(participle);
+}
+
+function withoutEnding(word: string): string {
+  const ending = ENDINGS.find((suffix) => word.endsWith(suffix) && word.length - suffix.length >= 4);
+  return ending === undefined ? word : word.slice(0, -ending.length);
 }
 
 /**

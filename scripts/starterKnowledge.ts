@@ -1,0 +1,100 @@
+/**
+ * The local stack's starter knowledge base: four short German coaching documents (stress, breathing,
+ * sleep, difficult conversations) in `supabase/starter/`, real PDFs rendered by groff and
+ * ghostscript from the `.ms` sources beside them (`npm run starter:pdf` renders them again).
+ *
+ * `npm start` and `npm run dev` add them on the local stack's first start, so the coach can coach
+ * right away: each goes the way an admin's upload goes (file into the document-uploads bucket, a
+ * PROCESSING row, the text extracted with pdfjs and ingested), so the admin sees and deletes them
+ * like any document. A marker file in the data folder records that it happened, so a deleted
+ * starter document stays deleted; `npm run reset` wipes both. STARTER_KNOWLEDGE=off skips it. It
+ * talks to the local stack only: nothing here ever touches a real Supabase project.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { createClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+
+import { configFromEnv, loadEnvFiles, LOCAL_SERVICE_ROLE_KEY, repoRoot, type LocalStackConfig } from '../supabase/local/config';
+import { extractTextWith } from '../src/services/pdfTextExtraction';
+import type { Database } from '../src/types/database';
+
+export const starterDir = join(repoRoot, 'supabase', 'starter');
+export const MARKER_FILE = 'starter-knowledge-added';
+/** The admin's uploads bucket (src/services/documents.ts), where the starter files go too. */
+const BUCKET = 'document-uploads';
+
+/** The starter documents: the PDF in supabase/starter and the title the admin sees. */
+export const starterDocuments = [
+  { file: 'stress-im-job', title: 'Starterwissen – Stress im Job.pdf' },
+  { file: 'atemuebungen', title: 'Starterwissen – Atemübungen.pdf' },
+  { file: 'besser-schlafen', title: 'Starterwissen – Besser schlafen.pdf' },
+  { file: 'schwierige-gespraeche', title: 'Starterwissen – Schwierige Gespräche.pdf' },
+] as const;
+
+export type StarterResult = { added: string[] } | { skipped: 'disabled' | 'already added' };
+
+/**
+ * Adds the starter documents to the local stack at `url` unless STARTER_KNOWLEDGE is "off" or the
+ * data folder's marker says they were added before. In memory (no data folder) every start is a
+ * first start.
+ */
+export async function addStarterKnowledge(
+  url: string,
+  config: Pick<LocalStackConfig, 'dataDir'>,
+  env: Record<string, string | undefined> = process.env,
+): Promise<StarterResult> {
+  if (env.STARTER_KNOWLEDGE === 'off') return { skipped: 'disabled' };
+  const marker = config.dataDir === null ? null : join(config.dataDir, MARKER_FILE);
+  if (marker !== null && existsSync(marker)) return { skipped: 'already added' };
+
+  const supabase = createClient<Database>(url, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+  });
+  const added: string[] = [];
+  for (const document of starterDocuments) {
+    const bytes = new Uint8Array(readFileSync(join(starterDir, `${document.file}.pdf`)));
+    const storagePath = `starter/${document.file}.pdf`;
+    const stored = await supabase.storage.from(BUCKET).upload(storagePath, bytes, { contentType: 'application/pdf' });
+    if (stored.error) throw new Error(`Storing ${document.file}.pdf failed: ${stored.error.message}`);
+    const row = await supabase
+      .from('documents')
+      .insert({
+        title: document.title,
+        type: 'PDF',
+        url: supabase.storage.from(BUCKET).getPublicUrl(storagePath).data.publicUrl,
+        status: 'PROCESSING',
+        file_size: bytes.byteLength,
+        storage_path: storagePath,
+      })
+      .select('id')
+      .single();
+    if (row.error) {
+      await supabase.storage.from(BUCKET).remove([storagePath]);
+      throw new Error(`Recording ${document.file}.pdf failed: ${row.error.message}`);
+    }
+    const { text } = await extractTextWith(pdfjs, bytes);
+    const ingested = await supabase.rpc('ingest_document_text', { document_id: row.data.id, text });
+    if (ingested.error) throw new Error(`Processing ${document.file}.pdf failed: ${ingested.error.message}`);
+    added.push(document.title);
+  }
+  if (marker !== null) writeFileSync(marker, `${new Date().toISOString()}\n${added.join('\n')}\n`);
+  return { added };
+}
+
+/** For `npm start` and `npm run dev`: adds the starter knowledge after the stack started, and says so. */
+export async function offerStarterKnowledge(): Promise<void> {
+  const env = loadEnvFiles();
+  const config = configFromEnv(env);
+  try {
+    const result = await addStarterKnowledge(`http://${config.host}:${String(config.port)}`, config, env);
+    if ('added' in result) {
+      console.log(`Starter knowledge: ${String(result.added.length)} coaching documents added to the knowledge base (STARTER_KNOWLEDGE=off skips this).`);
+    }
+  } catch (error) {
+    // The site works without them; the admin can upload documents as usual.
+    console.error(`Starter knowledge not added: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
