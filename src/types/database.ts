@@ -85,6 +85,7 @@ export type Database = {
           content: string
           created_at: string
           document_id: string
+          embedding: unknown
           fts: unknown
           id: number
           ordinal: number
@@ -93,6 +94,7 @@ export type Database = {
           content: string
           created_at?: string
           document_id: string
+          embedding?: unknown
           fts?: unknown
           id?: never
           ordinal: number
@@ -101,6 +103,7 @@ export type Database = {
           content?: string
           created_at?: string
           document_id?: string
+          embedding?: unknown
           fts?: unknown
           id?: never
           ordinal?: number
@@ -276,7 +279,7 @@ export type Database = {
       record_spend: { Args: { p_amount: number; p_kind: string }; Returns: number }
       release_stream: { Args: { p_lease: string }; Returns: undefined }
       search_knowledge: {
-        Args: { match_count?: number; previous?: string; query: string }
+        Args: { match_count?: number; previous?: string; query: string; query_embedding?: string }
         Returns: {
           chunk_ordinal: number
           content: string
@@ -288,6 +291,7 @@ export type Database = {
         }[]
       }
       spend_day: { Args: never; Returns: string }
+      store_passage_embeddings: { Args: { items: Json }; Returns: number }
       usage_today: { Args: never; Returns: Json }
     }
     Enums: {

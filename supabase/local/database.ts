@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 import { PGlite, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
+import { vector } from '@electric-sql/pglite-pgvector';
 
 const supabaseDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -61,8 +62,9 @@ export interface LocalDatabase {
   setup: SetupReport;
 }
 
-/** The Postgres extensions the migrations use that Supabase provides: the search's typo tolerance. */
-const extensions = { fuzzystrmatch } satisfies PGliteOptions['extensions'];
+/** The Postgres extensions the migrations use that Supabase provides: fuzzystrmatch (the search's
+ * typo tolerance) and pgvector (its hybrid search). */
+const extensions = { fuzzystrmatch, vector } satisfies PGliteOptions['extensions'];
 
 const apiRoles: ReadonlySet<string> = new Set<DatabaseRole>(['anon', 'authenticated', 'service_role']);
 

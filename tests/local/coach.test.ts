@@ -258,8 +258,11 @@ describe('with a language model', () => {
     // The stack hands its functions the environment as it is at each request.
     const env = harness.stack.config.functionEnv;
     env.OPENAI_BASE_URL = 'http://127.0.0.1:9/v1';
+    // The question's embedding fails first: logged, and the search goes on with full text alone.
+    const logged = vi.mocked(console.error).mockImplementationOnce(() => undefined);
     try {
       const response = await post(harness, '/chat/completions', { messages: question('Hallo') });
+      expect(logged).toHaveBeenCalledWith('[coach] question embedding:', expect.stringContaining('network error'));
       expect(response.status).toBe(502);
       const text = await response.text();
       expect(JSON.parse(text)).toEqual({ error: { message: 'upstream_error: network error', code: 'upstream_error' } });

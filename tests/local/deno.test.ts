@@ -100,7 +100,7 @@ if (!supported) {
     });
 
     it('finds the functions', () => {
-      expect(entries).toEqual(['coach', 'stt', 'system-settings', 'tts']);
+      expect(entries).toEqual(['coach', 'embed', 'stt', 'system-settings', 'tts']);
     });
 
     it('type-checks every entry with deno check', { timeout: 120_000 }, async () => {
@@ -132,6 +132,16 @@ if (!supported) {
       const admin = await fetch(`${url}/system-settings`, { headers: { authorization: `Bearer ${adminToken}` } });
       expect(admin.status).toBe(200);
       const viaStack = await fetch(`${harness.url}/functions/v1/system-settings`, { headers: { authorization: `Bearer ${adminToken}` } });
+      expect(await admin.json()).toEqual(await viaStack.json());
+    });
+
+    it('embed: counts the passages waiting for an embedding for an admin, and refuses a visitor', { timeout: 60_000 }, async () => {
+      const url = await served('embed');
+      const visitor = await fetch(`${url}/embed`, { headers: { authorization: `Bearer ${LOCAL_ANON_KEY}` } });
+      expect(visitor.status).toBe(403);
+      const admin = await fetch(`${url}/embed`, { headers: { authorization: `Bearer ${adminToken}` } });
+      expect(admin.status).toBe(200);
+      const viaStack = await fetch(`${harness.url}/functions/v1/embed`, { headers: { authorization: `Bearer ${adminToken}` } });
       expect(await admin.json()).toEqual(await viaStack.json());
     });
 

@@ -9,6 +9,7 @@
  * the conversation anonymously. Without OPENAI_API_KEY it answers from the knowledge base alone.
  */
 import { corsHeaders, preflight, withAllowedOrigin } from '../_shared/cors.ts';
+import { embeddingProvider } from '../_shared/embeddings.ts';
 import { errorResponse, isRecord, readJson } from '../_shared/http.ts';
 import { personaSystemPrompt } from '../_shared/persona.ts';
 import { admit, estimateTokens, recordSpend } from '../_shared/guard.ts';
@@ -17,7 +18,7 @@ import { parseChatRequest, type ChatMessage } from './chatRequest.ts';
 import { coachConfig, type CoachConfig } from './config.ts';
 import { completionResponse } from './completion.ts';
 import { countMessage, isUuid, rateConversation } from './conversations.ts';
-import { knowledgeMessage, searchPassages } from './knowledge.ts';
+import { knowledgeMessage, questionEmbedding, searchPassages } from './knowledge.ts';
 import { answerDeltas, OFFLINE_MODEL, offlineAnswer } from './offline.ts';
 import { PAUSED_ANSWER, PAUSED_MODEL } from './paused.ts';
 import { openChatStream, type UsageReport } from './upstream.ts';
@@ -100,7 +101,9 @@ async function answer(
 
   const [conversationId, passages] = await Promise.all([
     countMessage(supabase, request.headers.get('x-conversation-id')).catch(logged('counting the conversation', null)),
-    searchPassages(supabase, chatRequest).catch(logged('the knowledge search', [])),
+    questionEmbedding(embeddingProvider(env), chatRequest, request.signal).then((embedding) =>
+      searchPassages(supabase, chatRequest, embedding).catch(logged('the knowledge search', [])),
+    ),
   ]);
   const headers: Record<string, string> = { 'x-coach-mode': config.openai ? 'model' : 'offline' };
   if (conversationId) headers['x-conversation-id'] = conversationId;

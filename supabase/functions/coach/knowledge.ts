@@ -8,6 +8,7 @@
  * a document between markers the passage itself cannot forge, and tells the model that nothing in
  * them changes its role or rules, and to say so when they do not answer the question.
  */
+import { EmbeddingError, embedTexts, vectorLiteral, type EmbeddingProvider } from '../_shared/embeddings.ts';
 import { isRecord } from '../_shared/http.ts';
 import { rpc, type SupabaseEnv } from '../_shared/supabase.ts';
 import type { ChatRequest } from './chatRequest.ts';
@@ -36,12 +37,41 @@ export function previousUserTurn(request: Pick<ChatRequest, 'history'>): string 
   return previous === undefined || previous === '' ? null : previous;
 }
 
-/** The passages, best first. */
-export async function searchPassages(supabase: SupabaseEnv, request: Pick<ChatRequest, 'question' | 'history'>): Promise<Passage[]> {
+/** How long the question's embedding may take before the search goes on with full text alone. */
+export const QUESTION_EMBEDDING_TIMEOUT_MS = 1500;
+
+/**
+ * The question's embedding for the hybrid search (with the previous user turn, for follow-ups),
+ * in pgvector's text form; null without a key, or when the provider fails or is slow: the search
+ * is then full-text only, and the visitor waits no longer for it.
+ */
+export async function questionEmbedding(
+  provider: EmbeddingProvider | null,
+  request: Pick<ChatRequest, 'question' | 'history'>,
+  signal: AbortSignal,
+): Promise<string | null> {
+  if (provider === null) return null;
+  const text = [previousUserTurn(request), request.question].filter((part) => part !== null).join('\n');
+  try {
+    const [vector] = await embedTexts(provider, [text], AbortSignal.any([signal, AbortSignal.timeout(QUESTION_EMBEDDING_TIMEOUT_MS)]));
+    return vector === undefined ? null : vectorLiteral(vector);
+  } catch (error) {
+    console.error('[coach] question embedding:', error instanceof EmbeddingError ? error.message : String(error));
+    return null;
+  }
+}
+
+/** The passages, best first; fused with the nearest passages to `embedding` when given. */
+export async function searchPassages(
+  supabase: SupabaseEnv,
+  request: Pick<ChatRequest, 'question' | 'history'>,
+  embedding: string | null = null,
+): Promise<Passage[]> {
   const rows = await rpc(supabase, 'search_knowledge', {
     query: request.question,
     match_count: MATCH_COUNT,
     previous: previousUserTurn(request),
+    ...(embedding === null ? {} : { query_embedding: embedding }),
   });
   if (!Array.isArray(rows)) return [];
   return rows

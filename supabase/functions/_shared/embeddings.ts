@@ -1,0 +1,62 @@
+/**
+ * Embeddings for the knowledge base's hybrid search: OpenAI's `POST /embeddings` (any compatible
+ * server through OPENAI_BASE_URL) with `text-embedding-3-small` (OPENAI_EMBEDDING_MODEL), whose
+ * 1536 dimensions the `document_chunks.embedding` column has. Without OPENAI_API_KEY there are no
+ * embeddings and the search is full-text only.
+ */
+import { isRecord } from './http.ts';
+
+export const EMBEDDING_DIMENSIONS = 1536;
+export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
+/** Inputs per request: well under the API's 2048, so one request stays small and quick. */
+export const EMBEDDING_BATCH = 64;
+
+export interface EmbeddingProvider {
+  apiKey: string;
+  baseUrl: string;
+  model: string;
+}
+
+export function embeddingProvider(env: Record<string, string>): EmbeddingProvider | null {
+  const apiKey = env.OPENAI_API_KEY?.trim() ?? '';
+  if (apiKey === '') return null;
+  const baseUrl = (env.OPENAI_BASE_URL?.trim() || 'https://api.openai.com/v1').replace(/\/+$/u, '');
+  return { apiKey, baseUrl, model: env.OPENAI_EMBEDDING_MODEL?.trim() || DEFAULT_EMBEDDING_MODEL };
+}
+
+export class EmbeddingError extends Error {}
+
+/** The embeddings of `texts`, in order, each with EMBEDDING_DIMENSIONS numbers; throws EmbeddingError. */
+export async function embedTexts(provider: EmbeddingProvider, texts: readonly string[], signal?: AbortSignal): Promise<number[][]> {
+  let response: Response;
+  try {
+    response = await fetch(`${provider.baseUrl}/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${provider.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: provider.model, input: texts }),
+      signal,
+    });
+  } catch (error) {
+    throw new EmbeddingError(signal?.aborted ? 'no answer in time' : `network error: ${String(error)}`);
+  }
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const detail = isRecord(body) && isRecord(body.error) && typeof body.error.message === 'string' ? body.error.message : '';
+    throw new EmbeddingError(`HTTP ${String(response.status)} ${detail}`.trim());
+  }
+  const data = isRecord(body) && Array.isArray(body.data) ? body.data : null;
+  if (data?.length !== texts.length) throw new EmbeddingError('the answer does not hold one embedding per text');
+  const vectors: number[][] = new Array<number[]>(texts.length);
+  for (const item of data) {
+    const index = isRecord(item) && typeof item.index === 'number' ? item.index : -1;
+    const values = isRecord(item) && Array.isArray(item.embedding) ? item.embedding : [];
+    if (index < 0 || index >= texts.length || values.length !== EMBEDDING_DIMENSIONS || !values.every((value) => typeof value === 'number')) {
+      throw new EmbeddingError(`expected embeddings of ${String(EMBEDDING_DIMENSIONS)} numbers (model ${provider.model})`);
+    }
+    vectors[index] = values;
+  }
+  return vectors;
+}
+
+/** pgvector's text form of an embedding, as the database takes it through PostgREST. */
+export const vectorLiteral = (values: readonly number[]): string => `[${values.join(',')}]`;

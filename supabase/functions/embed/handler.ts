@@ -1,0 +1,88 @@
+/**
+ * Admin only: embeds the knowledge base's passages that have no embedding yet, for the hybrid
+ * search. `POST /embed` embeds up to EMBED_LIMIT passages (in batches of 64) and answers
+ * `{ enabled, embedded, pending }`; `GET /embed` only counts (`{ enabled, embedded: 0, pending }`).
+ * The admin's browser calls it after each processed upload, so documents processed before a key
+ * was set are embedded with the next upload, or with "Einbettungen erstellen" in the system
+ * settings. Without OPENAI_API_KEY it embeds nothing and says so (`enabled: false`); the search is
+ * then full-text only. A failure leaves what was stored stored: the next call goes on.
+ */
+import { preflight, withAllowedOrigin } from '../_shared/cors.ts';
+import { EMBEDDING_BATCH, EmbeddingError, embeddingProvider, embedTexts, vectorLiteral } from '../_shared/embeddings.ts';
+import { errorResponse, isRecord, json } from '../_shared/http.ts';
+import { callerUser, rpc, serviceFetch, supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
+
+/** Passages embedded per call at most, so one call stays well within a function's time limit. */
+export const EMBED_LIMIT = 640;
+
+interface PendingPassage {
+  document_id: string;
+  ordinal: number;
+  content: string;
+}
+
+async function pendingCount(supabase: SupabaseEnv): Promise<number> {
+  const response = await fetch(`${supabase.url}/rest/v1/document_chunks?select=id&embedding=is.null&limit=1`, {
+    headers: { apikey: supabase.serviceKey, authorization: `Bearer ${supabase.serviceKey}`, prefer: 'count=exact' },
+  });
+  if (!response.ok) throw new Error(`counting passages: HTTP ${String(response.status)}`);
+  const total = /\/(\d+)$/u.exec(response.headers.get('content-range') ?? '')?.[1];
+  return total === undefined ? 0 : Number(total);
+}
+
+async function nextBatch(supabase: SupabaseEnv): Promise<PendingPassage[]> {
+  const rows = await serviceFetch(
+    supabase,
+    `/rest/v1/document_chunks?select=document_id,ordinal,content&embedding=is.null&order=id.asc&limit=${String(EMBEDDING_BATCH)}`,
+  );
+  if (!Array.isArray(rows)) return [];
+  return rows.filter(
+    (row): row is PendingPassage =>
+      isRecord(row) && typeof row.document_id === 'string' && typeof row.ordinal === 'number' && typeof row.content === 'string',
+  );
+}
+
+async function embedPending(env: Record<string, string>): Promise<Response> {
+  const supabase = supabaseEnv(env);
+  const provider = embeddingProvider(env);
+  if (provider === null) return json(200, { enabled: false, embedded: 0, pending: await pendingCount(supabase) });
+  let embedded = 0;
+  try {
+    while (embedded < EMBED_LIMIT) {
+      const batch = await nextBatch(supabase);
+      if (batch.length === 0) break;
+      const vectors = await embedTexts(provider, batch.map((passage) => passage.content), AbortSignal.timeout(30_000));
+      const items = batch.map((passage, index) => ({
+        document_id: passage.document_id,
+        ordinal: passage.ordinal,
+        embedding: vectorLiteral(vectors[index] ?? []),
+      }));
+      const written = await rpc(supabase, 'store_passage_embeddings', { items });
+      embedded += typeof written === 'number' ? written : 0;
+      // A passage that could not be written (its document was processed again meanwhile) must not
+      // be fetched forever.
+      if (written !== batch.length) break;
+    }
+  } catch (error) {
+    const detail = error instanceof EmbeddingError ? error.message : 'storing failed';
+    console.error('[embed]', detail);
+    return errorResponse(502, 'Die Einbettungen konnten nicht erstellt werden.', 'embedding_error');
+  }
+  return json(200, { enabled: true, embedded, pending: await pendingCount(supabase) });
+}
+
+export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
+  return withAllowedOrigin(request, env, await respond(request, env));
+}
+
+async function respond(request: Request, env: Record<string, string>): Promise<Response> {
+  if (request.method === 'OPTIONS') return preflight(request);
+  const caller = await callerUser(supabaseEnv(env), request);
+  if (!caller?.isAdmin) return errorResponse(403, 'Nur für Administratoren.', 'forbidden');
+  if (new URL(request.url).pathname.replace(/\/+$/, '') !== '/embed') return errorResponse(404, 'Not found', 'not_found');
+  if (request.method === 'GET') {
+    return json(200, { enabled: embeddingProvider(env) !== null, embedded: 0, pending: await pendingCount(supabaseEnv(env)) });
+  }
+  if (request.method !== 'POST') return errorResponse(405, 'Method not allowed', 'method_not_allowed', { Allow: 'GET, POST, OPTIONS' });
+  return embedPending(env);
+}

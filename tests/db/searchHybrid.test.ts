@@ -1,0 +1,96 @@
+/**
+ * Hybrid search: passages with embeddings (here the deterministic fake embeddings the fake OpenAI
+ * server answers) are fused with the full-text ranking by reciprocal rank fusion; without a
+ * question embedding the search is the full-text search; a passage only the embedding finds needs
+ * the semantic floor; only admins and the service role store embeddings.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { fakeEmbedding } from '../fixtures/fakeProviders/fakeEmbeddings';
+import { actors, createAccounts, freshDatabase, insertDocument, run } from './fixtures';
+
+interface Hit extends Record<string, unknown> {
+  content: string;
+  rank: number;
+  matched_terms: string[];
+}
+
+const sleep = [
+  'Der Abend vor dem Schlafengehen: Lege Handy und Laptop eine Stunde vorher weg. Koffein wirkt bis zu acht Stunden nach.',
+  'Alkohol macht zwar müde, verschlechtert aber die Qualität der zweiten Nachthälfte deutlich.',
+  'Ein kurzes Nickerchen am frühen Nachmittag sollte nicht länger als zwanzig Minuten dauern.',
+].join('\n\n');
+
+let db: PGlite;
+let documentId: string;
+const literal = (text: string) => `[${fakeEmbedding(text).join(',')}]`;
+
+async function embedAll(): Promise<number> {
+  const passages = await run<{ document_id: string; ordinal: number; content: string }>(
+    db,
+    actors.service,
+    'select document_id, ordinal, content from public.document_chunks where embedding is null',
+  );
+  const items = passages.map((passage) => ({ document_id: passage.document_id, ordinal: passage.ordinal, embedding: literal(passage.content) }));
+  const [written] = await run<{ n: number }>(db, actors.service, 'select public.store_passage_embeddings($1::jsonb) as n', [JSON.stringify(items)]);
+  return written?.n ?? 0;
+}
+
+const search = (query: string, embedding: string | null) =>
+  run<Hit>(db, actors.service, 'select * from public.search_knowledge($1, 5, null, $2::extensions.vector)', [query, embedding]);
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  await createAccounts(db);
+  // One short document per paragraph: one passage each, so the test can tell them apart.
+  for (const [index, paragraph] of sleep.split('\n\n').entries()) {
+    documentId = await insertDocument(db, { title: `schlaf-${String(index + 1)}.pdf` });
+    await run(db, actors.admin, 'select public.ingest_document_text($1, $2)', [documentId, paragraph]);
+  }
+});
+
+afterAll(async () => {
+  await db.close();
+});
+
+describe('hybrid search', () => {
+  it('stores embeddings only for admins and the service role', async () => {
+    const item = JSON.stringify([{ document_id: documentId, ordinal: 1, embedding: literal('x') }]);
+    for (const actor of [actors.anon, actors.member]) {
+      await expect(run(db, actor, 'select public.store_passage_embeddings($1::jsonb)', [item])).rejects.toThrow(/permission denied|only admins/);
+    }
+    expect(await embedAll()).toBe(3);
+  });
+
+  it('finds a passage by meaning that shares no word with the question, fused with the full-text ranking', async () => {
+    const question = 'Ist ein Glas Wein gut zum Einschlafen?';
+    const fullText = await search(question, null);
+    expect(fullText.some((hit) => hit.content.includes('Alkohol'))).toBe(false);
+    const hybrid = await search(question, literal(question));
+    expect(hybrid.some((hit) => hit.content.includes('Alkohol'))).toBe(true);
+    // Found only by its embedding: no matched terms, its similarity as the rank.
+    const alcohol = hybrid.find((hit) => hit.content.includes('Alkohol'));
+    expect(alcohol?.matched_terms).toEqual([]);
+    expect(alcohol?.rank).toBeGreaterThanOrEqual(0.45);
+  });
+
+  it('ranks a passage both lists agree on first', async () => {
+    const question = 'Wie lange darf ein Nickerchen am Nachmittag dauern?';
+    const hybrid = await search(question, literal(question));
+    expect(hybrid[0]?.content).toContain('Nickerchen');
+  });
+
+  it('keeps the honest "nothing" for a question that nothing answers, even with an embedding', async () => {
+    const question = 'Was kostet ein Flug nach Rom?';
+    expect(await search(question, literal(question))).toEqual([]);
+  });
+
+  it('is the full-text search without a question embedding, and new passages wait for their embedding', async () => {
+    const question = 'Wie lange wirkt Koffein?';
+    expect((await search(question, null)).map((hit) => hit.content)).toEqual((await search(question, literal(question))).map((hit) => hit.content));
+    await run(db, actors.admin, 'select public.ingest_document_text($1, $2)', [documentId, sleep]);
+    const [pending] = await run<{ n: number }>(db, actors.service, 'select count(*)::int as n from public.document_chunks where embedding is null');
+    expect(pending?.n).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The embed function and the coach's hybrid search over real HTTP: the local stack with its real
+ * database, the fake OpenAI server answering deterministic embeddings. An admin embeds the
+ * passages waiting for one; the coach embeds the question and hands the model the passage found by
+ * meaning; without a key nothing is embedded and nothing fails; a provider failure loses nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LOCAL_ANON_KEY } from '../../supabase/local/config';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
+import { ADMIN, startHarness, type Harness } from './harness';
+
+const OPENAI_KEY = 'sk-proj-embed-test-key-0123456789abcdef';
+const ALCOHOL = 'Alkohol macht zwar müde, verschlechtert aber die Qualität der zweiten Nachthälfte deutlich.';
+const NAP = 'Ein kurzes Nickerchen am frühen Nachmittag sollte nicht länger als zwanzig Minuten dauern.';
+
+let fake: FakeOpenAI;
+let harness: Harness;
+let adminToken: string;
+
+async function addDocument(title: string, text: string): Promise<void> {
+  const service = harness.service();
+  const { data, error } = await service
+    .from('documents')
+    .insert({ title, type: 'PDF', url: `${harness.url}/storage/v1/object/public/document-uploads/${title}` })
+    .select('id')
+    .single();
+  if (error) throw error;
+  const ingested = await service.rpc('ingest_document_text', { document_id: data.id, text });
+  if (ingested.error) throw ingested.error;
+}
+
+const embed = (method: 'GET' | 'POST', token = adminToken) =>
+  fetch(`${harness.url}/functions/v1/embed`, { method, headers: { authorization: `Bearer ${token}`, apikey: LOCAL_ANON_KEY } });
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ apiKey: OPENAI_KEY });
+  harness = await startHarness({ functionEnv: { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: fake.url, COACH_RATE_LIMIT: '1000' } });
+  const admin = await harness.signedIn(ADMIN.email, ADMIN.password);
+  adminToken = (await admin.auth.getSession()).data.session?.access_token ?? '';
+  await addDocument('alkohol.pdf', ALCOHOL);
+  await addDocument('nickerchen.pdf', NAP);
+});
+
+afterAll(async () => {
+  await harness.close();
+  await fake.close();
+});
+
+describe('embed function', () => {
+  it('refuses visitors and signed-in non-admins', async () => {
+    expect((await embed('POST', LOCAL_ANON_KEY)).status).toBe(403);
+    const member = await harness.user('member@example.com');
+    const token = (await member.auth.getSession()).data.session?.access_token ?? '';
+    expect((await embed('POST', token)).status).toBe(403);
+    expect(fake.embeddings()).toHaveLength(0);
+  });
+
+  it('without a key embeds nothing, says so, and counts what waits', async () => {
+    const env = harness.stack.config.functionEnv;
+    Reflect.deleteProperty(env, 'OPENAI_API_KEY');
+    try {
+      const response = await embed('POST');
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ enabled: false, embedded: 0, pending: 2 });
+    } finally {
+      env.OPENAI_API_KEY = OPENAI_KEY;
+    }
+  });
+
+  it('keeps what waits when the provider fails, and says so in German', async () => {
+    fake.control.embeddingFailure = 'http500';
+    const logged = vi.mocked(console.error).mockImplementationOnce(() => undefined);
+    try {
+      const response = await embed('POST');
+      expect(response.status).toBe(502);
+      expect(await response.json()).toEqual({ error: { message: 'Die Einbettungen konnten nicht erstellt werden.', code: 'embedding_error' } });
+      expect(logged).toHaveBeenCalledWith('[embed]', expect.stringContaining('HTTP 500'));
+    } finally {
+      fake.control.embeddingFailure = null;
+    }
+    expect(await (await embed('GET')).json()).toEqual({ enabled: true, embedded: 0, pending: 2 });
+  });
+
+  it('embeds the passages waiting for an embedding, in one batch request with the key', async () => {
+    const before = fake.embeddings().length;
+    const response = await embed('POST');
+    expect(await response.json()).toEqual({ enabled: true, embedded: 2, pending: 0 });
+    const requests = fake.embeddings().slice(before);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.apiKeyMatches).toBe(true);
+    expect(requests[0]?.body).toMatchObject({ model: 'text-embedding-3-small', input: expect.arrayContaining([ALCOHOL, NAP]) as unknown });
+    expect(await (await embed('POST')).json()).toEqual({ enabled: true, embedded: 0, pending: 0 });
+  });
+});
+
+describe('coach with hybrid search', () => {
+  it('embeds the question and gives the model the passage found by meaning', async () => {
+    const before = fake.requests().length;
+    const response = await fetch(`${harness.url}/functions/v1/coach/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}` },
+      body: JSON.stringify({ model: 'coach', messages: [{ role: 'user', content: 'Ist ein Glas Wein gut zum Einschlafen?' }] }),
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    const modelRequest = fake.requests().slice(before)[0]?.body as { messages: { role: string; content: string }[] };
+    expect(modelRequest.messages[1]?.content).toContain(ALCOHOL);
+    expect(fake.embeddings().at(-1)?.body).toMatchObject({ input: ['Ist ein Glas Wein gut zum Einschlafen?'] });
+  });
+
+  it('answers from full text alone when the question cannot be embedded', async () => {
+    fake.control.embeddingFailure = 'http401';
+    const logged = vi.mocked(console.error).mockImplementationOnce(() => undefined);
+    const before = fake.requests().length;
+    try {
+      const response = await fetch(`${harness.url}/functions/v1/coach/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}` },
+        body: JSON.stringify({ model: 'coach', messages: [{ role: 'user', content: 'Wie lange darf ein Nickerchen dauern?' }] }),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
+    } finally {
+      fake.control.embeddingFailure = null;
+    }
+    expect(logged).toHaveBeenCalledWith('[coach] question embedding:', expect.stringContaining('HTTP 401'));
+    const modelRequest = fake.requests().slice(before)[0]?.body as { messages: { role: string; content: string }[] };
+    expect(modelRequest.messages[1]?.content).toContain(NAP);
+  });
+});
