@@ -126,9 +126,13 @@ describe('usePhaseClock', () => {
     const started = { ...doc('s'), processing_started_at: '2026-11-25T08:57:00Z' };
     const { result } = renderHook(() => usePhaseClock([started]));
     expect(documentPhase(started, result.current)).toBe('processing');
-    act(() => vi.advanceTimersByTime(2 * 60 * 1000 - 1_000));
+    act(() => {
+      vi.advanceTimersByTime(2 * 60 * 1000 - 1_000);
+    });
     expect(documentPhase(started, result.current)).toBe('processing');
-    act(() => vi.advanceTimersByTime(2_000));
+    act(() => {
+      vi.advanceTimersByTime(2_000);
+    });
     expect(documentPhase(started, result.current)).toBe('stuck');
   });
 
