@@ -58,6 +58,24 @@ create trigger documents_stamp_processing_start
   for each row execute function private.stamp_processing_start();
 
 
+-- The guard of the document functions below: admins and the service role only (42501 otherwise).
+create or replace function private.require_document_admin(action text)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if not ((select public.is_admin()) or (select auth.role()) = 'service_role') then
+    raise exception 'only admins may % documents', action using errcode = '42501';
+  end if;
+end
+$$;
+
+revoke execute on function private.require_document_admin(text) from public, anon;
+grant execute on function private.require_document_admin(text) to authenticated, service_role;
+
+
 -- Claims a document for another processing run: ERROR, or PROCESSING for longer than
 -- document_stuck_after(). Drops its passages and text, sets PROCESSING and restarts the clock, and
 -- returns the row (with its storage_path, which the browser downloads the PDF from). Refuses with
@@ -74,9 +92,7 @@ declare
   target_id constant uuid := begin_document_reprocessing.document_id;
   doc public.documents;
 begin
-  if not ((select public.is_admin()) or (select auth.role()) = 'service_role') then
-    raise exception 'only admins may process documents' using errcode = '42501';
-  end if;
+  perform private.require_document_admin('process');
 
   select * into doc from public.documents d where d.id = target_id for update;
   if not found then
@@ -126,9 +142,7 @@ declare
   target_id constant uuid := begin_document_delete.document_id;
   doc public.documents;
 begin
-  if not ((select public.is_admin()) or (select auth.role()) = 'service_role') then
-    raise exception 'only admins may delete documents' using errcode = '42501';
-  end if;
+  perform private.require_document_admin('delete');
 
   perform 1 from public.documents d where d.id = target_id for update;
   if not found then
@@ -167,9 +181,7 @@ declare
   marked timestamptz;
   written integer;
 begin
-  if not ((select public.is_admin()) or (select auth.role()) = 'service_role') then
-    raise exception 'only admins may process documents' using errcode = '42501';
-  end if;
+  perform private.require_document_admin('process');
 
   select d.deleting_since into marked from public.documents d where d.id = target_id for update;
   if not found then
