@@ -11,7 +11,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../../src/types/database';
 import { knowledgePhrases } from '../fixtures/pdf/knowledgeText';
 import { fixtureBytes } from '../fixtures/pdf/write';
-import { KNOWLEDGE_TAB, adminFailure, documentRow as row, expect, test, text, uniqueName as unique, uploadPdfs } from './admin';
+import { KNOWLEDGE_TAB, adminFailure, documentRow as row, expect, removeDocuments, test, text, uniqueName as unique, uploadPdfs } from './admin';
 
 const pdfs = fixtureBytes();
 const BUCKET = 'document-uploads';
@@ -59,20 +59,13 @@ async function useLanguage(page: Page, lang: 'de' | 'en') {
 }
 
 test.describe('documents never hang', () => {
-  // The documents a test leaves behind go, file and row (copies of the same PDF would crowd the
-  // search results other tests check).
   const titles: string[] = [];
   const track = (name: string) => {
     titles.push(name);
     return name;
   };
   test.afterEach(async ({ service }) => {
-    const mine = titles.splice(0);
-    const { data } = await service.from('documents').select('id, storage_path').in('title', mine);
-    const documents = data ?? [];
-    const paths = documents.flatMap((document) => (document.storage_path ? [document.storage_path] : []));
-    if (paths.length > 0) await service.storage.from(BUCKET).remove(paths);
-    if (documents.length > 0) await service.from('documents').delete().in('id', documents.map((document) => document.id));
+    await removeDocuments(service, titles.splice(0));
   });
 
   test.beforeEach(async ({ loginAsAdmin, page }) => {
