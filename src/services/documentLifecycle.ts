@@ -4,7 +4,8 @@
  * deleting (also as the undo of an upload). Written against any supabase-js client, so the
  * integration tests run exactly this code over real HTTP with failures injected between the
  * steps; the browser calls it through documents.ts with its one client. Messages are the seed's
- * catalogue texts. Row level security and the SQL functions' own admin checks are the real guard.
+ * catalogue texts (the list shows its own German/English text for "Erneut verarbeiten", which the
+ * seed does not know). Row level security and the SQL functions' own admin checks are the real guard.
  */
 import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../types/database';

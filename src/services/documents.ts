@@ -1,5 +1,6 @@
 /**
- * The knowledge base's documents: list, live changes, upload, processing results, delete.
+ * The knowledge base's documents: list, live changes, upload, and (with the browser's one client)
+ * the lifecycle steps of documentLifecycle.ts: processing results, processing again, delete.
  * Messages are the seed's catalogue texts. Row level security (admins only) is the real guard;
  * the session check before an upload only spares a pointless request.
  */
