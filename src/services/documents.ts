@@ -1,45 +1,29 @@
 /**
- * The knowledge base's documents: list, live changes, upload, processing results, delete.
+ * The knowledge base's documents: list, live changes, upload, and (with the browser's one client)
+ * the lifecycle steps of documentLifecycle.ts: processing results, processing again, delete.
  * Messages are the seed's catalogue texts. Row level security (admins only) is the real guard;
  * the session check before an upload only spares a pointless request.
  */
 import { REALTIME_SUBSCRIBE_STATES, type RealtimePostgresChangesPayload } from '@supabase/supabase-js';
 import { env } from '../config/env';
 import type { Database } from '../types/database';
+import * as lifecycle from './documentLifecycle';
+import { BUCKET, DocumentError, documentMessages } from './documentLifecycle';
 import { getSupabase } from './supabase';
+
+export { BUCKET, DocumentError, documentMessages, reprocessFailed, type DocumentRefusal } from './documentLifecycle';
 
 export type DocumentRow = Database['public']['Tables']['documents']['Row'];
 export type DocumentItem = Pick<
   DocumentRow,
-  'id' | 'title' | 'url' | 'status' | 'error' | 'file_size' | 'storage_path' | 'created_at'
+  'id' | 'title' | 'url' | 'status' | 'error' | 'file_size' | 'storage_path' | 'created_at' | 'processing_started_at' | 'deleting_since'
 >;
 
-export const BUCKET = 'document-uploads';
 /** The bucket's limit (supabase/migrations/…_storage.sql); checked here too for a quick answer. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+export { PROCESSING_STUCK_AFTER_MS } from '../lib/documentProcessing';
 
-export const documentMessages = {
-  load: 'Failed to load documents',
-  upload: 'Failed to upload document',
-  delete: 'Failed to delete document',
-  search: 'Failed to search documents',
-  notAuthenticated: 'User not authenticated',
-  notPdf: 'Only PDF files are supported',
-  revert: 'Error removing file',
-} as const;
-
-/** A failed document operation; `message` is a catalogue text, `detail` says what went wrong. */
-export class DocumentError extends Error {
-  override readonly name = 'DocumentError';
-  constructor(
-    message: string,
-    readonly detail?: string,
-  ) {
-    super(message);
-  }
-}
-
-const listColumns = 'id, title, url, status, error, file_size, storage_path, created_at';
+const listColumns = 'id, title, url, status, error, file_size, storage_path, created_at, processing_started_at, deleting_since';
 
 export async function listDocuments(): Promise<DocumentItem[]> {
   const { data, error } = await getSupabase()
@@ -66,6 +50,8 @@ function toItem(row: Partial<DocumentRow>): DocumentItem | null {
     file_size: row.file_size ?? null,
     storage_path: row.storage_path ?? null,
     created_at: row.created_at,
+    processing_started_at: row.processing_started_at ?? row.created_at,
+    deleting_since: row.deleting_since ?? null,
   };
 }
 
@@ -203,42 +189,18 @@ export async function uploadDocument(file: File, options: UploadOptions = {}): P
   return { document: data, storagePath };
 }
 
-/** Stores the extracted text; the database splits it into passages and sets COMPLETED (or ERROR for no text). */
-export async function ingestDocumentText(documentId: string, text: string): Promise<number> {
-  const { data, error } = await getSupabase().rpc('ingest_document_text', { document_id: documentId, text });
-  if (error) throw new DocumentError(documentMessages.upload, error.message);
-  return data;
-}
 
-/** Marks a document ERROR with the reason the list shows. */
-export async function markDocumentFailed(documentId: string, reason: string): Promise<void> {
-  const { error } = await getSupabase()
-    .from('documents')
-    .update({ status: 'ERROR', error: reason, content: null })
-    .eq('id', documentId);
-  if (error) throw new DocumentError(documentMessages.upload, error.message);
-}
+// The lifecycle steps (documentLifecycle.ts) with the browser's one client.
 
-/** Deletes the row (its passages go with it) and then the stored file. */
-export async function deleteDocument(document: Pick<DocumentItem, 'id' | 'storage_path'>): Promise<void> {
-  const supabase = getSupabase();
-  const { data, error } = await supabase.from('documents').delete().eq('id', document.id).select('id');
-  if (error) throw new DocumentError(documentMessages.delete, error.message);
-  if (data.length === 0) throw new DocumentError(documentMessages.delete, 'no document was deleted');
-  if (document.storage_path) {
-    const removed = await supabase.storage.from(BUCKET).remove([document.storage_path]);
-    if (removed.error) throw new DocumentError(documentMessages.delete, removed.error.message);
-  }
-}
-
-/**
- * Undoes an upload (FilePond's revert): removes the stored file, then the document recorded for
- * it. When the file cannot be removed, the document stays, so the list still shows what is stored.
- */
-export async function revertUpload(storagePath: string): Promise<void> {
-  const supabase = getSupabase();
-  const removed = await supabase.storage.from(BUCKET).remove([storagePath]);
-  if (removed.error) throw new DocumentError(documentMessages.revert, removed.error.message);
-  const rows = await supabase.from('documents').delete().eq('storage_path', storagePath);
-  if (rows.error) throw new DocumentError(documentMessages.revert, rows.error.message);
-}
+/** See documentLifecycle.ingestDocumentText. */
+export const ingestDocumentText = (documentId: string, text: string) => lifecycle.ingestDocumentText(getSupabase(), documentId, text);
+/** See documentLifecycle.markDocumentFailed. */
+export const markDocumentFailed = (documentId: string, reason: string) => lifecycle.markDocumentFailed(getSupabase(), documentId, reason);
+/** See documentLifecycle.beginReprocessing. */
+export const beginReprocessing = (documentId: string) => lifecycle.beginReprocessing(getSupabase(), documentId);
+/** See documentLifecycle.downloadStoredPdf. */
+export const downloadStoredPdf = (storagePath: string) => lifecycle.downloadStoredPdf(getSupabase(), storagePath);
+/** See documentLifecycle.deleteDocument: mark, file, row, in an order that leaves nothing unnoticed. */
+export const deleteDocument = (document: Pick<DocumentItem, 'id'>) => lifecycle.deleteDocument(getSupabase(), document);
+/** See documentLifecycle.revertUpload. */
+export const revertUpload = (storagePath: string) => lifecycle.revertUpload(getSupabase(), storagePath);

@@ -123,10 +123,12 @@ export type Database = {
           content: string | null
           created_at: string
           created_by: string | null
+          deleting_since: string | null
           error: string | null
           file_size: number | null
           id: string
           language: string
+          processing_started_at: string
           status: Database["public"]["Enums"]["document_status"]
           storage_path: string | null
           title: string
@@ -139,10 +141,12 @@ export type Database = {
           content?: string | null
           created_at?: string
           created_by?: string | null
+          deleting_since?: string | null
           error?: string | null
           file_size?: number | null
           id?: string
           language?: string
+          processing_started_at?: string
           status?: Database["public"]["Enums"]["document_status"]
           storage_path?: string | null
           title: string
@@ -155,10 +159,12 @@ export type Database = {
           content?: string | null
           created_at?: string
           created_by?: string | null
+          deleting_since?: string | null
           error?: string | null
           file_size?: number | null
           id?: string
           language?: string
+          processing_started_at?: string
           status?: Database["public"]["Enums"]["document_status"]
           storage_path?: string | null
           title?: string
@@ -270,6 +276,14 @@ export type Database = {
           p_per_minute: number
         }
         Returns: Json
+      }
+      begin_document_delete: {
+        Args: { document_id: string }
+        Returns: Database["public"]["Tables"]["documents"]["Row"]
+      }
+      begin_document_reprocessing: {
+        Args: { document_id: string }
+        Returns: Database["public"]["Tables"]["documents"]["Row"]
       }
       ingest_document_text: {
         Args: { document_id: string; text: string }

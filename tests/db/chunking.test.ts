@@ -186,12 +186,12 @@ describe('ingest_document_text', () => {
     expect(state?.error).toMatch(/keinen lesbaren Text/);
   });
 
-  it('reports an unknown document', async () => {
+  it('reports an unknown document as not found (PT404: HTTP 404 through PostgREST, not a server error)', async () => {
     const outcome = await attempt(db, actors.admin, 'select public.ingest_document_text($1, $2)', [
       '00000000-0000-4000-8000-000000000000',
       'Text.',
     ]);
-    expect(outcome).toMatchObject({ ok: false, code: 'P0002' });
+    expect(outcome).toMatchObject({ ok: false, code: 'PT404' });
   });
 
   it('refuses signed-in non-admins', async () => {

@@ -310,6 +310,19 @@ const functionCases: Case[] = [
     expect: { anon: denied, member: denied, admin: { value: 1 }, service_role: { value: 1 } },
   },
   {
+    name: 'begin_document_reprocessing()',
+    // The document is COMPLETED: an admin gets as far as the state check (409).
+    sql: 'select (public.begin_document_reprocessing($1)).status as value',
+    params: () => [documentId],
+    expect: { anon: denied, member: denied, admin: { fails: 'PT409' }, service_role: { fails: 'PT409' } },
+  },
+  {
+    name: 'begin_document_delete()',
+    sql: 'select (public.begin_document_delete($1)).deleting_since is not null as value',
+    params: () => [documentId],
+    expect: { anon: denied, member: denied, admin: { value: true }, service_role: { value: true } },
+  },
+  {
     name: 'admin_stats()',
     sql: `select public.admin_stats() ->> 'documentsProcessed' as value`,
     expect: { anon: denied, member: denied, admin: { value: '1' }, service_role: { value: '1' } },

@@ -119,7 +119,8 @@ test.describe('knowledge base', () => {
     await page.goto(KNOWLEDGE_TAB);
     await uploadPdfs(page, [{ name, bytes: pdfs.knowledge }]);
     // Processed first: an undo while the text is still being ingested is another case (the ingest
-    // then finds no document), and under load the row can appear long before processing ends.
+    // then finds no document: admin-knowledge-recovery.spec.ts), and under load the row can appear
+    // long before processing ends.
     await expect(row(page, name)).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
     const { data: stored } = await service.from('documents').select('url').eq('title', name).single();
     // Once uploaded, the widget's remove button undoes the upload (FilePond's revert).

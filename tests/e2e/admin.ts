@@ -95,6 +95,19 @@ export function uploadPdfs(page: Page, files: { name: string; bytes: Uint8Array 
   );
 }
 
+/**
+ * Removes the documents with exactly these titles, file and row: copies of the same PDF would
+ * otherwise pile up and crowd the search results other tests look for their own passage in.
+ */
+export async function removeDocuments(service: SupabaseClient<Database>, titles: readonly string[]): Promise<void> {
+  if (titles.length === 0) return;
+  const { data } = await service.from('documents').select('id, storage_path').in('title', [...titles]);
+  const documents = data ?? [];
+  const paths = documents.flatMap((document) => (document.storage_path ? [document.storage_path] : []));
+  if (paths.length > 0) await service.storage.from('document-uploads').remove(paths);
+  if (documents.length > 0) await service.from('documents').delete().in('id', documents.map((document) => document.id));
+}
+
 /** A document's entry in 'Dokumentenverwaltung'. */
 export const documentRow = (page: Page, title: string) => page.locator('li[data-document-id]', { hasText: title });
 

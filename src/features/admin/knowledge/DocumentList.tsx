@@ -3,16 +3,33 @@ import { buttonClass } from '../../../components/ui/buttonStyles';
 import { formatFileSize, formatGermanDateTime } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/language';
 import { useAdminT } from '../../../i18n/namespaces/admin';
-import { deleteDocument, type DocumentItem } from '../../../services/documents';
+import { deleteDocument, DocumentError, PROCESSING_STUCK_AFTER_MS, type DocumentItem } from '../../../services/documents';
 import { Notice } from '../Notice';
 import { ConfirmDialog, PanelSection } from '../Panel';
+import { canReprocess, documentPhase, type DocumentPhase } from './documentPhase';
+import { reprocessDocument } from './processUpload';
 import { StatusIcon } from './StatusIcon';
-import type { DocumentsState } from './useDocuments';
+import { usePhaseClock, useProcessingHere, type DocumentsState } from './useDocuments';
 
-function StatusBadge({ document }: { document: DocumentItem }) {
+const STUCK_MINUTES = PROCESSING_STUCK_AFTER_MS / 60_000;
+
+function StatusBadge({ document, phase }: { document: DocumentItem; phase: DocumentPhase }) {
   const { t } = useAdminT();
   const tooltipId = useId();
   const label = t(`knowledge.status.${document.status}`);
+  if (phase === 'stuck' || phase === 'deleting' || phase === 'deleteIncomplete') {
+    const hint =
+      phase === 'stuck' ? t('knowledge.stuckHint', { minutes: STUCK_MINUTES }) : phase === 'deleteIncomplete' ? t('knowledge.deleteIncompleteHint') : null;
+    return (
+      <span className="inline-flex max-w-xs flex-col gap-0.5">
+        <span className="inline-flex items-center gap-1.5">
+          <StatusIcon status={phase === 'stuck' ? 'STUCK' : ''} />
+          <span className={`text-sm font-medium ${phase === 'deleting' ? 'text-slate-700' : phase === 'stuck' ? 'text-amber-900' : 'text-red-800'}`}>{t(`knowledge.phase.${phase}`)}</span>
+        </span>
+        {hint ? <span className="text-xs text-slate-700" data-field="phase-hint">{hint}</span> : null}
+      </span>
+    );
+  }
   if (document.status === 'ERROR') {
     // The reason shows on hover and on keyboard focus, and is the badge's description for screen readers.
     return (
@@ -39,7 +56,17 @@ function StatusBadge({ document }: { document: DocumentItem }) {
   );
 }
 
-function DeleteButton({ document, onDeleted }: { document: DocumentItem; onDeleted: (id: string) => void }) {
+type DeleteState = 'idle' | 'busy' | 'failed';
+
+function DeleteButton({
+  document,
+  onDeleted,
+  onStateChange,
+}: {
+  document: DocumentItem;
+  onDeleted: (id: string) => void;
+  onStateChange: (state: DeleteState) => void;
+}) {
   const { t } = useAdminT();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -47,13 +74,16 @@ function DeleteButton({ document, onDeleted }: { document: DocumentItem; onDelet
 
   async function confirm() {
     setBusy(true);
+    onStateChange('busy');
     setError(null);
     try {
       await deleteDocument(document);
       setOpen(false);
+      onStateChange('idle');
       onDeleted(document.id);
     } catch (caught) {
       console.error('[admin] delete failed:', caught);
+      onStateChange('failed');
       setError(caught instanceof Error ? caught.message : String(caught));
     } finally {
       setBusy(false);
@@ -81,11 +111,86 @@ function DeleteButton({ document, onDeleted }: { document: DocumentItem; onDelet
   );
 }
 
+/**
+ * "Erneut verarbeiten" for an ERROR or stuck document (see reprocessDocument). A refusal or failure
+ * shows next to the button in the page's language; the document itself then keeps its state.
+ */
+function ReprocessButton({ document }: { document: DocumentItem }) {
+  const { t } = useAdminT();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function start() {
+    setBusy(true);
+    setError(null);
+    try {
+      await reprocessDocument(document.id);
+    } catch (caught) {
+      // Gone or being deleted: the list follows by itself, nothing to say.
+      const refusal = caught instanceof DocumentError ? caught.refusal : undefined;
+      if (refusal !== 'gone' && refusal !== 'deleting') {
+        console.error('[admin] reprocess failed:', caught);
+        setError(refusal === 'conflict' ? t('knowledge.reprocessBusy') : t('knowledge.reprocessFailed'));
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <span className="inline-flex flex-col items-start gap-1">
+      <button
+        type="button"
+        className={buttonClass('secondary')}
+        aria-label={t('knowledge.reprocessLabel', { title: document.title })}
+        disabled={busy}
+        onClick={() => void start()}
+      >
+        {busy ? t('knowledge.reprocessStarting') : t('knowledge.reprocess')}
+      </button>
+      {error ? (
+        <Notice tone="error" className="text-sm">
+          {error}
+        </Notice>
+      ) : null}
+    </span>
+  );
+}
+
+function DocumentRow({ document, now, processingHere, onDeleted }: { document: DocumentItem; now: number; processingHere: boolean; onDeleted: (id: string) => void }) {
+  const { t } = useAdminT();
+  const { lang } = useLanguage();
+  const [deleteState, setDeleteState] = useState<DeleteState>('idle');
+  const phase = documentPhase(document, now, {
+    processingHere,
+    deletingHere: deleteState === 'busy',
+    deleteFailedHere: deleteState === 'failed',
+  });
+  return (
+    <li data-document-id={document.id} data-status={document.status} data-phase={phase} className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+      <div className="min-w-0 flex-1">
+        <a href={document.url} target="_blank" rel="noopener noreferrer" className="break-all font-semibold text-slate-900 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand-700">
+          {document.title}
+        </a>
+        <p className="text-sm text-slate-700">
+          <span data-field="size">{document.file_size === null ? '–' : formatFileSize(document.file_size, lang)}</span>
+          {' · '}
+          <span data-field="uploaded">{t('knowledge.uploadedAt', { date: formatGermanDateTime(document.created_at) })}</span>
+        </p>
+      </div>
+      <StatusBadge document={document} phase={phase} />
+      {canReprocess(phase) ? <ReprocessButton document={document} /> : null}
+      <DeleteButton document={document} onDeleted={onDeleted} onStateChange={setDeleteState} />
+    </li>
+  );
+}
+
 /** 'Dokumentenverwaltung': every document with size, status and upload time, newest first, live. */
 export function DocumentList({ state }: { state: DocumentsState }) {
   const { t } = useAdminT();
-  const { lang } = useLanguage();
   const { documents, loading, error, live, forget } = state;
+  const now = usePhaseClock(documents);
+  const processingHere = useProcessingHere();
 
   return (
     <PanelSection title={t('knowledge.listHeading')} lead={t('knowledge.listLead')} busy={loading}>
@@ -94,20 +199,7 @@ export function DocumentList({ state }: { state: DocumentsState }) {
       {!loading && documents.length === 0 && !error ? <p className="text-slate-700">{t('knowledge.empty')}</p> : null}
       <ul className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white" aria-label={t('knowledge.listHeading')}>
         {documents.map((document) => (
-          <li key={document.id} data-document-id={document.id} data-status={document.status} className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
-            <div className="min-w-0 flex-1">
-              <a href={document.url} target="_blank" rel="noopener noreferrer" className="break-all font-semibold text-slate-900 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand-700">
-                {document.title}
-              </a>
-              <p className="text-sm text-slate-700">
-                <span data-field="size">{document.file_size === null ? '–' : formatFileSize(document.file_size, lang)}</span>
-                {' · '}
-                <span data-field="uploaded">{t('knowledge.uploadedAt', { date: formatGermanDateTime(document.created_at) })}</span>
-              </p>
-            </div>
-            <StatusBadge document={document} />
-            <DeleteButton document={document} onDeleted={forget} />
-          </li>
+          <DocumentRow key={document.id} document={document} now={now} processingHere={processingHere.has(document.id)} onDeleted={forget} />
         ))}
       </ul>
     </PanelSection>

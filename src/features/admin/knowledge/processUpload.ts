@@ -1,25 +1,39 @@
 import {
+  beginReprocessing,
   DocumentError,
+  downloadStoredPdf,
   ingestDocumentText,
   markDocumentFailed,
   uploadDocument,
   type UploadOptions,
 } from '../../../services/documents';
 import { extractPdfText, PdfTextError } from '../../../services/pdfText';
+import { processingHere } from './processingHere';
 
 /** Stored when extraction fails in a way pdf.js does not classify (German: operators read it). */
 export const unexpectedProcessingReason = 'Die PDF-Datei konnte nicht verarbeitet werden.';
+/** Stored when "Erneut verarbeiten" cannot download the stored PDF (missing, or no connection). */
+export const storedFileUnavailableReason = 'Die gespeicherte PDF-Datei konnte nicht geladen werden.';
+
+/** The document was undone or deleted while its text was being extracted: nothing left to record. */
+function documentWentAway(error: unknown): boolean {
+  return error instanceof DocumentError && (error.refusal === 'gone' || error.refusal === 'deleting');
+}
 
 /**
  * The text step after an upload: pdf.js reads the text in its worker, the database splits it into
  * passages and sets COMPLETED; an encrypted, image-only or broken file ends as ERROR with its reason.
- * Never throws: whatever happens, the document leaves PROCESSING.
+ * Never throws: whatever happens, the document leaves PROCESSING, unless it is gone (an undo or a
+ * delete while the text was extracted), which is no failure. While it runs, this tab's list knows
+ * that the document is being processed here (see processingHere).
  */
 export async function extractAndIngest(documentId: string, file: Blob): Promise<void> {
+  const done = processingHere.begin(documentId);
   try {
     const { text } = await extractPdfText(file);
     await ingestDocumentText(documentId, text);
   } catch (error) {
+    if (documentWentAway(error)) return;
     const reason = error instanceof PdfTextError ? error.message : unexpectedProcessingReason;
     if (!(error instanceof PdfTextError)) console.error('[admin] processing failed:', error);
     try {
@@ -27,6 +41,8 @@ export async function extractAndIngest(documentId: string, file: Blob): Promise<
     } catch (markError) {
       console.error('[admin] could not record the failure:', markError);
     }
+  } finally {
+    done();
   }
 }
 
@@ -38,6 +54,34 @@ export async function extractAndIngest(documentId: string, file: Blob): Promise<
 export async function uploadToKnowledgeBase(file: File, options: UploadOptions = {}): Promise<{ storagePath: string; processed: Promise<void> }> {
   const { document, storagePath } = await uploadDocument(file, options);
   return { storagePath, processed: extractAndIngest(document.id, file) };
+}
+
+/**
+ * "Erneut verarbeiten" for an ERROR or stuck document: claims it (PROCESSING again, which the
+ * database allows only for ERROR or PROCESSING longer than the stuck threshold), downloads the
+ * stored PDF and runs extraction and ingestion as after an upload. Rejects with a DocumentError
+ * (its `refusal` says why the server said no) only when the claim fails; from then on the document
+ * always ends COMPLETED or ERROR: a PDF that cannot be downloaded ends as ERROR with its reason.
+ */
+export async function reprocessDocument(documentId: string): Promise<void> {
+  const done = processingHere.begin(documentId);
+  try {
+    const { storagePath } = await beginReprocessing(documentId);
+    let file: Blob;
+    try {
+      if (!storagePath) throw new DocumentError(storedFileUnavailableReason, 'the document has no stored file');
+      file = await downloadStoredPdf(storagePath);
+    } catch (error) {
+      console.error('[admin] stored PDF not loaded:', error);
+      await markDocumentFailed(documentId, storedFileUnavailableReason).catch((markError: unknown) => {
+        console.error('[admin] could not record the failure:', markError);
+      });
+      return;
+    }
+    await extractAndIngest(documentId, file);
+  } finally {
+    done();
+  }
 }
 
 export { DocumentError };

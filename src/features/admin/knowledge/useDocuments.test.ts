@@ -1,5 +1,7 @@
+import { act, renderHook } from '@testing-library/react';
 import type { DocumentItem } from '../../../services/documents';
-import { applyDocumentChange, DocumentListSync } from './useDocuments';
+import { documentPhase } from './documentPhase';
+import { applyDocumentChange, DocumentListSync, usePhaseClock } from './useDocuments';
 
 const doc = (id: string, status: DocumentItem['status'] = 'PROCESSING'): DocumentItem => ({
   id,
@@ -10,6 +12,8 @@ const doc = (id: string, status: DocumentItem['status'] = 'PROCESSING'): Documen
   file_size: 1000,
   storage_path: `1-${id}.pdf`,
   created_at: '2026-11-22T10:00:00Z',
+  processing_started_at: '2026-11-22T10:00:00Z',
+  deleting_since: null,
 });
 
 describe('applyDocumentChange', () => {
@@ -109,5 +113,32 @@ describe('DocumentListSync', () => {
     expect(ids(sync.documents)).toEqual(['c']);
     expect(sync.loaded(load, [doc('a')])).toBe(true);
     expect(ids(sync.documents)).toEqual(['c', 'a']);
+  });
+});
+
+describe('usePhaseClock', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('ticks when a document turns stuck, so the list shows it without a reload', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-11-25T09:00:00Z') });
+    const started = { ...doc('s'), processing_started_at: '2026-11-25T08:57:00Z' };
+    const { result } = renderHook(() => usePhaseClock([started]));
+    expect(documentPhase(started, result.current)).toBe('processing');
+    act(() => {
+      vi.advanceTimersByTime(2 * 60 * 1000 - 1_000);
+    });
+    expect(documentPhase(started, result.current)).toBe('processing');
+    act(() => {
+      vi.advanceTimersByTime(2_000);
+    });
+    expect(documentPhase(started, result.current)).toBe('stuck');
+  });
+
+  it('sets no timer when nothing changes by time alone', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-11-25T09:00:00Z') });
+    renderHook(() => usePhaseClock([doc('c', 'COMPLETED')]));
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -1,5 +1,7 @@
-import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
 import { listDocuments, subscribeToDocuments, type DocumentChange, type DocumentItem } from '../../../services/documents';
+import { nextPhaseChange } from './documentPhase';
+import { processingHere } from './processingHere';
 
 /** Applies one realtime change the seed's way: inserts prepended, updates replaced by id, deletes removed by id. */
 export function applyDocumentChange(list: readonly DocumentItem[], change: DocumentChange): DocumentItem[] {
@@ -144,4 +146,28 @@ export function useDocuments(onSettled: () => void): DocumentsState {
 
   const forget = useCallback((id: string) => setDocuments(sync.change({ type: 'DELETE', id })), [sync]);
   return { documents, loading, error, live, forget };
+}
+
+/** The longest a timer may wait (setTimeout's limit); a later change is scheduled again then. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The time the list's phases are computed against: taken again whenever a document's phase changes
+ * by time alone (a document turns stuck, a delete turns incomplete), so the list shows it without
+ * a reload.
+ */
+export function usePhaseClock(documents: readonly DocumentItem[]): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const next = nextPhaseChange(documents, now);
+    if (next === null) return;
+    const timer = window.setTimeout(() => setNow(Date.now()), Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now()) + 250));
+    return () => window.clearTimeout(timer);
+  }, [documents, now]);
+  return now;
+}
+
+/** The ids of the documents this tab is processing right now. */
+export function useProcessingHere(): ReadonlySet<string> {
+  return useSyncExternalStore(processingHere.subscribe, processingHere.current, processingHere.current);
 }
