@@ -10,6 +10,7 @@ import type { Database } from '../types/database';
 import * as lifecycle from './documentLifecycle';
 import { BUCKET, DocumentError, documentMessages } from './documentLifecycle';
 import { getSupabase } from './supabase';
+import { EmbeddingRequestError, embedPendingPassages } from './embeddings';
 
 export { BUCKET, DocumentError, documentMessages, reprocessFailed, type DocumentRefusal } from './documentLifecycle';
 
@@ -194,6 +195,23 @@ export async function uploadDocument(file: File, options: UploadOptions = {}): P
 
 /** See documentLifecycle.ingestDocumentText. */
 export const ingestDocumentText = (documentId: string, text: string) => lifecycle.ingestDocumentText(getSupabase(), documentId, text);
+
+/**
+ * After a document's text is processed: embeds the new passages for the hybrid search (the `embed`
+ * function does nothing without a language model key). A refusal or failure of the function is
+ * logged; a request that never got an answer (the admin left the page, the connection dropped) is
+ * not an error: the passages wait, and the next upload or "Einbettungen erstellen" embeds them.
+ */
+export async function embedNewPassages(): Promise<void> {
+  const { data } = await getSupabase().auth.getSession();
+  const token = data.session?.access_token;
+  if (!token) return;
+  try {
+    await embedPendingPassages(token);
+  } catch (error) {
+    if (error instanceof EmbeddingRequestError) console.error('[admin] embeddings not created:', error);
+  }
+}
 /** See documentLifecycle.markDocumentFailed. */
 export const markDocumentFailed = (documentId: string, reason: string) => lifecycle.markDocumentFailed(getSupabase(), documentId, reason);
 /** See documentLifecycle.beginReprocessing. */

@@ -1,6 +1,6 @@
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { fixtureBytes } from '../fixtures/pdf/write';
-import { DASHBOARD_PATH, documentRow, expect, test, text, uploadPdfs } from './admin';
+import { DASHBOARD_PATH, documentRow, expect, removeDocuments, test, text, uploadPdfs } from './admin';
 import { controlUrl, e2eEnv, stackUrl } from './env';
 
 const functions = `${stackUrl}/functions/v1`;
@@ -115,5 +115,39 @@ test.describe('system settings and counters', () => {
     await expect(card('averageRating')).toContainText('4,0 / 5,0');
     const after = await stats();
     await expect(card('activeConversations')).toContainText(String(after.activeConversations));
+  });
+
+  test('semantic search: off without a key; with it an upload is embedded by itself, and "Einbettungen erstellen" embeds what waits', async ({ page, service }, testInfo) => {
+    const section = page.getByRole('region', { name: text('de', 'admin:semantic.heading') });
+    const status = page.getByTestId('semantic-status');
+    await fetch(`${controlUrl}/env`, { method: 'POST', body: JSON.stringify({ unset: ['OPENAI_API_KEY'] }) });
+    await page.goto(`${DASHBOARD_PATH}?tab=settings`);
+    await expect(status).toHaveText(text('de', 'admin:semantic.off'));
+    await expect(section.getByRole('button')).toHaveCount(0);
+
+    // Processed while there was no key: its passages wait for their embedding.
+    const waiting = `ohne-schluessel-${testInfo.testId.slice(0, 8)}.pdf`;
+    await page.goto(`${DASHBOARD_PATH}?tab=knowledge`);
+    await uploadPdfs(page, [{ name: waiting, bytes: fixtureBytes().knowledge }]);
+    await expect(documentRow(page, waiting)).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
+    const pending = async () => (await service.from('document_chunks').select('id', { count: 'exact', head: true }).is('embedding', null)).count ?? 0;
+    await expect.poll(pending).toBeGreaterThan(0);
+
+    await fetch(`${controlUrl}/env/reset`, { method: 'POST' });
+    await page.goto(`${DASHBOARD_PATH}?tab=settings`);
+    await expect(status).toHaveText(new RegExp(`^Aktiv: ${String(await pending())} Abschnitte? warte`));
+    await section.screenshot({ path: testInfo.outputPath('semantic-search.png') });
+    await section.getByRole('button', { name: text('de', 'admin:semantic.embed') }).click();
+    await expect(section.getByRole('status')).toHaveText(/^\d+ Abschnitte? eingebettet\.$/);
+    await expect(status).toHaveText(text('de', 'admin:semantic.ready'));
+    expect(await pending()).toBe(0);
+
+    // With the key, an upload is embedded right after its processing.
+    const embedded = `mit-schluessel-${testInfo.testId.slice(0, 8)}.pdf`;
+    await page.goto(`${DASHBOARD_PATH}?tab=knowledge`);
+    await uploadPdfs(page, [{ name: embedded, bytes: fixtureBytes().knowledge }]);
+    await expect(documentRow(page, embedded)).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
+    await expect.poll(pending).toBe(0);
+    await removeDocuments(service, [waiting, embedded]);
   });
 });

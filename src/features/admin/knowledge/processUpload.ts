@@ -2,6 +2,7 @@ import {
   beginReprocessing,
   DocumentError,
   downloadStoredPdf,
+  embedNewPassages,
   ingestDocumentText,
   markDocumentFailed,
   uploadDocument,
@@ -32,6 +33,8 @@ export async function extractAndIngest(documentId: string, file: Blob): Promise<
   try {
     const { text } = await extractPdfText(file);
     await ingestDocumentText(documentId, text);
+    // In the background: the document is usable at once, by full text until it is embedded.
+    void embedNewPassages();
   } catch (error) {
     if (documentWentAway(error)) return;
     const reason = error instanceof PdfTextError ? error.message : unexpectedProcessingReason;

@@ -4,6 +4,7 @@ import { useAdminT } from '../../../i18n/namespaces/admin';
 import { clearVoiceCache, fetchProviderKeys, type KeyStatus, type ProviderKeys } from '../../../services/systemSettings';
 import { Notice, type NoticeTone } from '../Notice';
 import { ConfirmDialog, PanelSection, dangerButton } from '../Panel';
+import { SemanticSearchSection } from './SemanticSearchSection';
 import { UsageSection } from './UsageSection';
 
 function KeyField({ label, status, fallback }: { label: string; status: KeyStatus | undefined; fallback: string }) {
@@ -77,6 +78,7 @@ export function SystemSettingsPanel({ session }: { session: Session }) {
         <KeyField label={t('settings.voiceKey')} status={keys?.voice} fallback={fallback} />
       </div>
       <UsageSection token={token} />
+      <SemanticSearchSection token={token} />
       {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
       <div className="space-y-2">
         <ConfirmDialog
