@@ -42,7 +42,7 @@ import { createStaticServer } from './staticServer';
 
 const budget = { ratio: 1.15, firstAudioMs: 900, bargeInMs: 300 };
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const delays = { ttftMs: 400, tokensPerSecond: 40, ttsFirstByteMs: 250, ttsRealTimeFactor: DEFAULT_REAL_TIME_FACTOR };
+const delays = { ttftMs: 400, tokensPerSecond: 40, embeddingMs: 150, ttsFirstByteMs: 250, ttsRealTimeFactor: DEFAULT_REAL_TIME_FACTOR };
 /** Chrome's recogniser calls the words final only after this much silence. */
 const endOfSpeechMs = Number(process.env.END_OF_SPEECH_MS ?? 800);
 /** The pace of the visitor's words in the interim results. */
@@ -242,7 +242,7 @@ async function main() {
 
   const openai = await startFakeOpenAI({ port: 0, apiKey: 'sk-bench-fake' });
   const elevenLabs = await startFakeElevenLabs({ port: 0, apiKey: 'bench-fake' });
-  Object.assign(openai.control, { reply, ttftMs: delays.ttftMs, tokensPerSecond: delays.tokensPerSecond });
+  Object.assign(openai.control, { reply, ttftMs: delays.ttftMs, tokensPerSecond: delays.tokensPerSecond, embeddingMs: delays.embeddingMs });
   Object.assign(elevenLabs.control, { firstByteMs: delays.ttsFirstByteMs, realTimeFactor: delays.ttsRealTimeFactor });
   const config = {
     ...configFromEnv({ SUPABASE_LOCAL_PORT: process.env.SUPABASE_LOCAL_PORT ?? '54321' }),

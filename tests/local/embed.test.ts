@@ -29,6 +29,23 @@ async function addDocument(title: string, text: string): Promise<void> {
   if (ingested.error) throw ingested.error;
 }
 
+/** The knowledge system message the model received, or null when there was none. */
+function knowledgeOf(body: unknown): string | null {
+  const messages = (body as { messages: { role: string; content: string }[] }).messages;
+  const second = messages[1];
+  return second?.role === 'system' ? second.content : null;
+}
+
+async function ask(question: string): Promise<void> {
+  const response = await fetch(`${harness.url}/functions/v1/coach/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}` },
+    body: JSON.stringify({ model: 'coach', messages: [{ role: 'user', content: question }] }),
+  });
+  expect(response.status).toBe(200);
+  await response.text();
+}
+
 const embed = (method: 'GET' | 'POST', token = adminToken) =>
   fetch(`${harness.url}/functions/v1/embed`, { method, headers: { authorization: `Bearer ${token}`, apikey: LOCAL_ANON_KEY } });
 
@@ -96,35 +113,35 @@ describe('embed function', () => {
 describe('coach with hybrid search', () => {
   it('embeds the question and gives the model the passage found by meaning', async () => {
     const before = fake.requests().length;
-    const response = await fetch(`${harness.url}/functions/v1/coach/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}` },
-      body: JSON.stringify({ model: 'coach', messages: [{ role: 'user', content: 'Ist ein Glas Wein gut zum Einschlafen?' }] }),
-    });
-    expect(response.status).toBe(200);
-    await response.text();
-    const modelRequest = fake.requests().slice(before)[0]?.body as { messages: { role: string; content: string }[] };
-    expect(modelRequest.messages[1]?.content).toContain(ALCOHOL);
+    await ask('Ist ein Glas Wein gut zum Einschlafen?');
+    expect(knowledgeOf(fake.requests().slice(before)[0]?.body)).toContain(ALCOHOL);
     expect(fake.embeddings().at(-1)?.body).toMatchObject({ input: ['Ist ein Glas Wein gut zum Einschlafen?'] });
   });
 
-  it('answers from full text alone when the question cannot be embedded', async () => {
+  it('does not wait for the question\'s embedding when the full-text search is confident', async () => {
+    // An embedding slower than the coach's timeout: had the coach waited, it would log the
+    // timeout, and the setup fails on any log. It cancels the request instead.
+    fake.control.embeddingMs = 5000;
+    const before = fake.requests().length;
+    try {
+      await ask('Wie lange darf ein Nickerchen am Nachmittag dauern?');
+    } finally {
+      fake.control.embeddingMs = 0;
+    }
+    expect(knowledgeOf(fake.requests().slice(before)[0]?.body)).toContain(NAP);
+  });
+
+  it('answers from full text alone when the question cannot be embedded, and logs it', async () => {
     fake.control.embeddingFailure = 'http401';
     const logged = vi.mocked(console.error).mockImplementationOnce(() => undefined);
     const before = fake.requests().length;
     try {
-      const response = await fetch(`${harness.url}/functions/v1/coach/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}` },
-        body: JSON.stringify({ model: 'coach', messages: [{ role: 'user', content: 'Wie lange darf ein Nickerchen dauern?' }] }),
-      });
-      expect(response.status).toBe(200);
-      await response.text();
+      await ask('Ist ein Glas Wein gut zum Einschlafen?');
     } finally {
       fake.control.embeddingFailure = null;
     }
     expect(logged).toHaveBeenCalledWith('[coach] question embedding:', expect.stringContaining('HTTP 401'));
-    const modelRequest = fake.requests().slice(before)[0]?.body as { messages: { role: string; content: string }[] };
-    expect(modelRequest.messages[1]?.content).toContain(NAP);
+    // Full text finds nothing for it: the model gets the persona and the question only.
+    expect(knowledgeOf(fake.requests().slice(before)[0]?.body)).toBeNull();
   });
 });

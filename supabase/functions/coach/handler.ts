@@ -18,7 +18,7 @@ import { parseChatRequest, type ChatMessage } from './chatRequest.ts';
 import { coachConfig, type CoachConfig } from './config.ts';
 import { completionResponse } from './completion.ts';
 import { countMessage, isUuid, rateConversation } from './conversations.ts';
-import { knowledgeMessage, questionEmbedding, searchPassages } from './knowledge.ts';
+import { findPassages, knowledgeMessage } from './knowledge.ts';
 import { answerDeltas, OFFLINE_MODEL, offlineAnswer } from './offline.ts';
 import { PAUSED_ANSWER, PAUSED_MODEL } from './paused.ts';
 import { openChatStream, type UsageReport } from './upstream.ts';
@@ -101,9 +101,7 @@ async function answer(
 
   const [conversationId, passages] = await Promise.all([
     countMessage(supabase, request.headers.get('x-conversation-id')).catch(logged('counting the conversation', null)),
-    questionEmbedding(embeddingProvider(env), chatRequest, request.signal).then((embedding) =>
-      searchPassages(supabase, chatRequest, embedding).catch(logged('the knowledge search', [])),
-    ),
+    findPassages(supabase, embeddingProvider(env), chatRequest, request.signal).catch(logged('the knowledge search', [])),
   ]);
   const headers: Record<string, string> = { 'x-coach-mode': config.openai ? 'model' : 'offline' };
   if (conversationId) headers['x-conversation-id'] = conversationId;

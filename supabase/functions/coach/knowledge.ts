@@ -10,7 +10,7 @@
  */
 import { EmbeddingError, embedTexts, vectorLiteral, type EmbeddingProvider } from '../_shared/embeddings.ts';
 import { isRecord } from '../_shared/http.ts';
-import { rpc, type SupabaseEnv } from '../_shared/supabase.ts';
+import { rpc, serviceFetch, type SupabaseEnv } from '../_shared/supabase.ts';
 import type { ChatRequest } from './chatRequest.ts';
 
 /** The seed's limit: at most five documents' worth of knowledge per question. */
@@ -39,11 +39,18 @@ export function previousUserTurn(request: Pick<ChatRequest, 'history'>): string 
 
 /** How long the question's embedding may take before the search goes on with full text alone. */
 export const QUESTION_EMBEDDING_TIMEOUT_MS = 1500;
+/**
+ * A full-text result this good (the best passage holds this weighted share of the question's
+ * terms) is used at once: the question's embedding would rarely change it, and waiting for it
+ * costs the visitor 100–300 ms before the first word.
+ */
+export const CONFIDENT_SCORE = 0.6;
 
 /**
  * The question's embedding for the hybrid search (with the previous user turn, for follow-ups),
- * in pgvector's text form; null without a key, or when the provider fails or is slow: the search
- * is then full-text only, and the visitor waits no longer for it.
+ * in pgvector's text form; null without a key, or when the provider fails or is slow (logged):
+ * the search is then full-text only, and the visitor waits no longer for it. Null without a log
+ * when `signal` aborts (the caller no longer needs it).
  */
 export async function questionEmbedding(
   provider: EmbeddingProvider | null,
@@ -56,8 +63,39 @@ export async function questionEmbedding(
     const [vector] = await embedTexts(provider, [text], AbortSignal.any([signal, AbortSignal.timeout(QUESTION_EMBEDDING_TIMEOUT_MS)]));
     return vector === undefined ? null : vectorLiteral(vector);
   } catch (error) {
-    console.error('[coach] question embedding:', error instanceof EmbeddingError ? error.message : String(error));
+    if (!signal.aborted) console.error('[coach] question embedding:', error instanceof EmbeddingError ? error.message : String(error));
     return null;
+  }
+}
+
+/** Whether any passage has an embedding yet (without one the vector search finds nothing). */
+async function anyEmbeddedPassage(supabase: SupabaseEnv): Promise<boolean> {
+  const rows = await serviceFetch(supabase, '/rest/v1/document_chunks?select=id&embedding=not.is.null&limit=1');
+  return Array.isArray(rows) && rows.length > 0;
+}
+
+/**
+ * The passages for a question. Without a key: the full-text search. With one, the question is
+ * embedded while the full-text search runs; when that finds a confident answer, or no passage has
+ * an embedding, its result is used at once; otherwise the search runs again fused with the
+ * question's embedding (or stays full text when the embedding fails or takes too long).
+ */
+export async function findPassages(
+  supabase: SupabaseEnv,
+  provider: EmbeddingProvider | null,
+  request: Pick<ChatRequest, 'question' | 'history'>,
+  signal: AbortSignal,
+): Promise<Passage[]> {
+  if (provider === null) return searchPassages(supabase, request);
+  const unneeded = new AbortController();
+  const embedding = questionEmbedding(provider, request, AbortSignal.any([signal, unneeded.signal]));
+  try {
+    const [lexical, embedded] = await Promise.all([searchPassages(supabase, request), anyEmbeddedPassage(supabase)]);
+    if (!embedded || (lexical[0]?.score ?? 0) >= CONFIDENT_SCORE) return lexical;
+    const vector = await embedding;
+    return vector === null ? lexical : await searchPassages(supabase, request, vector);
+  } finally {
+    unneeded.abort();
   }
 }
 
