@@ -9,6 +9,10 @@
  * Prints p50/p95/p99 latency of 200 natural German questions and how many passages each question
  * shares at least one term with (the rows a plain OR search would have to rank).
  * Budget: p95 <= 15 ms. Run with `npm run bench:search`.
+ *
+ * `npm run bench:search -- --vectors` measures the hybrid search instead: every passage gets an
+ * embedding (the fake OpenAI server's deterministic 1536-dimension embeddings, the real HNSW index)
+ * and every question is searched with its embedding, as the coach does with a key.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +21,10 @@ import type { PGlite } from '@electric-sql/pglite';
 
 import { openDatabase, withClaims } from '../supabase/local/database';
 import { mulberry32 } from '../src/lib/random';
+import { fakeEmbedding } from '../tests/fixtures/fakeProviders/fakeEmbeddings';
+
+const withVectors = process.argv.includes('--vectors');
+const vectorText = (text: string) => `[${fakeEmbedding(text).join(',')}]`;
 
 const PASSAGES = 20_000;
 const PASSAGES_PER_DOCUMENT = 100;
@@ -249,8 +257,29 @@ async function loadCorpus(db: PGlite, passages: readonly string[]): Promise<void
     );
   }
   await db.exec(indexDefinition);
+  if (withVectors) await embedCorpus(db);
   // A production database is vacuumed and analysed by autovacuum; PGlite runs no autovacuum.
   await db.exec('vacuum (analyze) public.documents, public.document_chunks');
+}
+
+/** Every passage's embedding, then the HNSW index built once (faster than row by row). */
+async function embedCorpus(db: PGlite): Promise<void> {
+  const index = await db.query<{ indexdef: string }>(
+    `select indexdef from pg_indexes where schemaname = 'public' and indexname = 'document_chunks_embedding_idx'`,
+  );
+  const indexDefinition = index.rows[0]?.indexdef;
+  if (indexDefinition === undefined) throw new Error('document_chunks_embedding_idx is missing');
+  await db.exec('drop index public.document_chunks_embedding_idx');
+  const rows = await db.query<{ id: number; content: string }>('select id, content from public.document_chunks order by id');
+  for (let start = 0; start < rows.rows.length; start += 500) {
+    const batch = rows.rows.slice(start, start + 500);
+    await db.query(
+      `update public.document_chunks c set embedding = t.embedding::extensions.vector
+         from unnest($1::bigint[], $2::text[]) as t (id, embedding) where c.id = t.id`,
+      [batch.map((row) => row.id), batch.map((row) => vectorText(row.content))],
+    );
+  }
+  await db.exec(indexDefinition);
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -287,7 +316,9 @@ async function main(): Promise<void> {
       withClaims(db, service, 'service_role', async (tx) => {
         const cpuBefore = process.cpuUsage();
         const begin = performance.now();
-        const result = await tx.query('select * from public.search_knowledge($1, 5)', [question]);
+        const result = withVectors
+          ? await tx.query('select * from public.search_knowledge($1, 5, null, $2::extensions.vector)', [question, vectorText(question)])
+          : await tx.query('select * from public.search_knowledge($1, 5)', [question]);
         const wall = performance.now() - begin;
         const cpu = process.cpuUsage(cpuBefore);
         return { wall, cpu: (cpu.user + cpu.system) / 1000, rows: result.rows.length };
@@ -329,7 +360,7 @@ async function main(): Promise<void> {
         `${lexemes.rows[0]?.lexemes ?? 0} distinct lexemes after German stemming (Zipf s=${ZIPF_EXPONENT}); ` +
         `loaded in ${((loaded - started) / 1000).toFixed(1)} s`,
       `questions: ${questions.length}, e.g. "${questions[0] ?? ''}", "${questions[1] ?? ''}"`,
-      `search_knowledge(question, 5) latency: p50 ${format(percentile(sortedTimings, 50))}, ` +
+      `search_knowledge(question, 5${withVectors ? ', null, embedding' : ''}) latency: p50 ${format(percentile(sortedTimings, 50))}, ` +
         `p95 ${format(p95)}, p99 ${format(percentile(sortedTimings, 99))}, max ${format(sortedTimings.at(-1) ?? Number.NaN)}`,
       // On a shared machine wall time includes waiting for a core; CPU time shows the work itself.
       `  CPU time of the same calls: p50 ${format(percentile(sortedCpu, 50))}, p95 ${format(percentile(sortedCpu, 95))}, ` +
