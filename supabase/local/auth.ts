@@ -6,9 +6,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import { bearerToken, json } from './http';
+import { bearerToken, json, remoteAddress } from './http';
 import { signJwt, verifyJwt, type Claims } from './jwt';
 import { hashPassword, passwordTooLong, verifyPassword } from './passwords';
+import { createSignInLimits, type SignInLimits } from './signInLimits';
 import type { Service, StackContext } from './types';
 
 /** supabase/config.toml: refresh_token_reuse_interval = 10 (seconds). */
@@ -247,7 +248,7 @@ function tokenResponse(ctx: StackContext, issuer: string, user: UserRow, session
   };
 }
 
-async function passwordGrant(ctx: StackContext, request: Request, issuer: string): Promise<Response> {
+async function passwordGrant(ctx: StackContext, limits: SignInLimits, request: Request, issuer: string): Promise<Response> {
   const params = await readParams(request);
   const email = stringParam(params, 'email');
   const phone = stringParam(params, 'phone');
@@ -258,12 +259,17 @@ async function passwordGrant(ctx: StackContext, request: Request, issuer: string
   if (phone !== '') throw new AuthApiError(422, 'phone_provider_disabled', 'Phone logins are disabled');
   if (email === '') throw badRequest('validation_failed', 'missing email or phone');
 
+  // The connection's address: what the stack also writes into the functions' trusted header.
+  const giveBack = limits.reserve(remoteAddress(request) ?? 'unknown', email);
+  if (!giveBack) throw new AuthApiError(429, 'over_request_rate_limit', 'Request rate limit reached');
   const user = await findUserByEmail(ctx.db, email);
   if (!user?.encrypted_password) throw badRequest('invalid_credentials', 'Invalid login credentials');
   if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
   if (!(await verifyPassword(password, user.encrypted_password))) {
     throw badRequest('invalid_credentials', 'Invalid login credentials');
   }
+  // Only wrong guesses use up the allowance.
+  giveBack();
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
 
   const body = await ctx.db.transaction(async (tx) => {
@@ -636,7 +642,7 @@ async function adminRoutes(ctx: StackContext, request: Request, rest: string[]):
 // The service
 // ---------------------------------------------------------------------------------------------
 
-async function route(ctx: StackContext, request: Request, path: string): Promise<Response> {
+async function route(ctx: StackContext, limits: SignInLimits, request: Request, path: string): Promise<Response> {
   const segments = path.split('/').filter((segment) => segment !== '');
   const method = request.method;
   const url = new URL(request.url);
@@ -661,7 +667,7 @@ async function route(ctx: StackContext, request: Request, path: string): Promise
       if (rest.length) return notFound();
       if (method !== 'POST') return methodNotAllowed();
       const grantType = url.searchParams.get('grant_type') ?? '';
-      if (grantType === 'password') return passwordGrant(ctx, request, issuer);
+      if (grantType === 'password') return passwordGrant(ctx, limits, request, issuer);
       if (grantType === 'refresh_token') return refreshGrant(ctx, request, issuer);
       if (grantType === 'id_token' || grantType === 'pkce' || grantType === 'web3') {
         throw badRequest('validation_failed', `${grantType} grant is not available on this instance`);
@@ -709,10 +715,11 @@ async function route(ctx: StackContext, request: Request, path: string): Promise
 }
 
 export function createAuthService(ctx: StackContext): Service {
+  const limits = createSignInLimits(ctx.config.signInRateLimit);
   return {
     async handle(request, path) {
       try {
-        return await route(ctx, request, path);
+        return await route(ctx, limits, request, path);
       } catch (error) {
         if (error instanceof AuthApiError) return errorResponse(request, error);
         console.error('[supabase-local auth]', error);

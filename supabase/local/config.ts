@@ -62,6 +62,11 @@ export interface LocalStackConfig {
    * refuses unless this is set (SUPABASE_LOCAL_ALLOW_REMOTE=1).
    */
   allowRemote?: boolean;
+  /**
+   * Failed password sign-ins allowed per 5 minutes per address and per e-mail address after a
+   * burst of 30 (GoTrue's GOTRUE_RATE_LIMIT_TOKEN_REFRESH, default 150).
+   */
+  signInRateLimit?: number;
 }
 
 /** Whether `host` only accepts connections from this machine. */
