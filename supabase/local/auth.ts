@@ -6,7 +6,8 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import { bearerToken, json, remoteAddress } from './http';
+import { json, remoteAddress } from './http';
+import { bearerToken } from './shared';
 import { signJwt, verifyJwt, type Claims } from './jwt';
 import { hashPassword, passwordTooLong, verifyPassword } from './passwords';
 import { createSignInLimits, type SignInLimits } from './signInLimits';

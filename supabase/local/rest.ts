@@ -9,7 +9,8 @@
 import type { Transaction } from '@electric-sql/pglite';
 import type { LocalStackConfig } from './config';
 import { withClaims, type DatabaseRole, type JwtClaims } from './database';
-import { bearerToken, json } from './http';
+import { json } from './http';
+import { bearerToken } from './shared';
 import { verifyJwt } from './jwt';
 import type { Service, StackContext } from './types';
 

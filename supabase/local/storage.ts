@@ -9,7 +9,8 @@ import { mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Transaction } from '@electric-sql/pglite';
 import { withClaims, type JwtClaims } from './database';
-import { json, resolveCaller, type Caller } from './http';
+import { json } from './http';
+import { resolveCaller, type Caller } from './shared';
 import type { Service, StackContext } from './types';
 
 /** Supabase Storage's key and bucket alphabets (S3-safe characters). */
