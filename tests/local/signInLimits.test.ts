@@ -7,7 +7,7 @@ import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
-import { createTokenBuckets, SIGN_IN_BURST } from '../../supabase/local/signInLimits';
+import { createTokenBuckets, SIGN_IN_BURST } from '../../supabase/local/auth/signInLimits';
 import { ADMIN, clientAt, startHarness, type Harness } from './harness';
 
 let harness: Harness;
