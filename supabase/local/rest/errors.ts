@@ -96,3 +96,8 @@ export function notEmbedded(resource: string): PgrstError {
     `Verify that '${resource}' is included in the 'select' query parameter.`,
   );
 }
+
+/** Grammar PostgREST has but the app never sends: a clear refusal rather than a half implementation. */
+export function notSupported(what: string): PgrstError {
+  return new PgrstError(400, 'PGRST100', `Not supported by the local stack: ${what}`);
+}

@@ -2,7 +2,7 @@ import type { Transaction } from '@electric-sql/pglite';
 import { type Column } from './catalog';
 import { quoteIdent } from '../shared';
 import { PgrstError, columnMissing } from './errors';
-import type { Filter, FtsOp, LogicTree, QuantOp, SimpleOp } from './grammar/filters';
+import type { CompareOp, Filter, LogicTree } from './grammar/filters';
 import type { OrderTerm, ReadQuery } from './grammar/query';
 import type { SelectItem } from './grammar/select';
 
@@ -58,32 +58,15 @@ export async function selectList(tx: Transaction, source: Source, items: SelectI
   return parts.join(', ');
 }
 
-export const comparison: Record<QuantOp | SimpleOp, string> = {
+const comparison: Record<CompareOp, string> = {
   eq: '=',
-  gte: '>=',
+  neq: '<>',
   gt: '>',
-  lte: '<=',
+  gte: '>=',
   lt: '<',
+  lte: '<=',
   like: 'like',
   ilike: 'ilike',
-  match: '~',
-  imatch: '~*',
-  neq: '<>',
-  cs: '@>',
-  cd: '<@',
-  ov: '&&',
-  sl: '<<',
-  sr: '>>',
-  nxr: '&<',
-  nxl: '&>',
-  adj: '-|-',
-};
-
-export const tsFunctions: Record<FtsOp, string> = {
-  fts: 'pg_catalog.to_tsquery',
-  plfts: 'pg_catalog.plainto_tsquery',
-  phfts: 'pg_catalog.phraseto_tsquery',
-  wfts: 'pg_catalog.websearch_to_tsquery',
 };
 
 export function filterSql(source: Source, filter: Filter, params: Params): string {
@@ -98,27 +81,11 @@ export function filterSql(source: Source, filter: Filter, params: Params): strin
     case 'in':
       sql = op.values.length === 0 ? 'false' : `${target} in (${op.values.map((value) => `${params.text(value)}::${column.type}`).join(', ')})`;
       break;
-    case 'isdistinct':
-      sql = `${target} is distinct from ${params.text(op.value)}::${column.type}`;
-      break;
-    case 'fts': {
-      const query = params.text(op.value);
-      const config = op.language === null ? '' : `${params.text(op.language)}::pg_catalog.regconfig, `;
-      sql = `${target} @@ ${tsFunctions[op.op]}(${config}${query})`;
-      break;
-    }
-    case 'simple':
-      sql = `${target} ${comparison[op.op]} ${params.text(op.value)}::${column.type}`;
-      break;
-    case 'quant': {
-      const patternOp = op.op === 'like' || op.op === 'ilike' || op.op === 'match' || op.op === 'imatch';
-      const value = op.op === 'like' || op.op === 'ilike' ? op.value.replace(/\*/g, '%') : op.value;
-      if (op.quantifier) {
-        const arrayType = patternOp ? 'text[]' : `${column.type}[]`;
-        sql = `${target} ${comparison[op.op]} ${op.quantifier}(${params.text(value)}::${arrayType})`;
-      } else {
-        sql = `${target} ${comparison[op.op]} ${params.text(value)}${patternOp ? '' : `::${column.type}`}`;
-      }
+    case 'compare': {
+      const pattern = op.op === 'like' || op.op === 'ilike';
+      // PostgREST lets * stand for % in patterns (a % is awkward in a URL).
+      const value = pattern ? op.value.replace(/\*/g, '%') : op.value;
+      sql = `${target} ${comparison[op.op]} ${params.text(value)}${pattern ? '' : `::${column.type}`}`;
       break;
     }
   }

@@ -1,16 +1,13 @@
-import { Cursor, identifierChar, parseFieldName, parseQuoted } from './cursor';
+import { notSupported } from '../errors';
+import { Cursor, parseFieldName, parseQuoted } from './cursor';
 
-export type QuantOp = 'eq' | 'gte' | 'gt' | 'lte' | 'lt' | 'like' | 'ilike' | 'match' | 'imatch';
-export type SimpleOp = 'neq' | 'cs' | 'cd' | 'ov' | 'sl' | 'sr' | 'nxr' | 'nxl' | 'adj';
-export type FtsOp = 'fts' | 'plfts' | 'phfts' | 'wfts';
+/** The comparisons supabase-js's eq/neq/gt/gte/lt/lte/like/ilike send. */
+export type CompareOp = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'ilike';
 
 export type Operation =
-  | { kind: 'quant'; op: QuantOp; quantifier: 'any' | 'all' | null; value: string }
-  | { kind: 'simple'; op: SimpleOp; value: string }
+  | { kind: 'compare'; op: CompareOp; value: string }
   | { kind: 'in'; values: string[] }
-  | { kind: 'is'; value: 'null' | 'not_null' | 'true' | 'false' | 'unknown' }
-  | { kind: 'isdistinct'; value: string }
-  | { kind: 'fts'; op: FtsOp; language: string | null; value: string };
+  | { kind: 'is'; value: 'null' | 'not_null' | 'true' | 'false' | 'unknown' };
 
 export interface Filter {
   column: string;
@@ -20,9 +17,14 @@ export interface Filter {
 
 export type LogicTree = { kind: 'filter'; filter: Filter } | { kind: 'logic'; negated: boolean; op: 'and' | 'or'; children: LogicTree[] };
 
-export const quantOps: QuantOp[] = ['eq', 'gte', 'gt', 'lte', 'lt', 'like', 'ilike', 'match', 'imatch'];
-export const simpleOps: SimpleOp[] = ['neq', 'cs', 'cd', 'ov', 'sl', 'sr', 'nxr', 'nxl', 'adj'];
-export const ftsOps: FtsOp[] = ['fts', 'plfts', 'phfts', 'wfts'];
+const compareOps: readonly string[] = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike'];
+/**
+ * PostgREST operators the app never sends (full text search, ranges and arrays, regular
+ * expressions, isdistinct): refused as not supported instead of half implemented.
+ */
+const unsupportedOps: readonly string[] = [
+  'fts', 'plfts', 'phfts', 'wfts', 'cs', 'cd', 'ov', 'sl', 'sr', 'nxr', 'nxl', 'adj', 'match', 'imatch', 'isdistinct',
+];
 
 export function parseListValue(cursor: Cursor): string[] {
   cursor.skipSpaces();
@@ -109,38 +111,12 @@ export function parseOperation(cursor: Cursor, inLogic: boolean): { negated: boo
     cursor.pos += isMatch[1].length;
     return { negated, operation: { kind: 'is', value: isMatch[1].toLowerCase() as 'null' } };
   }
-  if (word === 'isdistinct') {
+  if (unsupportedOps.includes(word)) throw notSupported(`the operator "${word}"`);
+  if (compareOps.includes(word)) {
     cursor.pos += word.length;
+    if (cursor.startsWith('(any)') || cursor.startsWith('(all)')) throw notSupported('the quantifiers (any) and (all)');
     cursor.expect('.', 'delimiter (.)');
-    return { negated, operation: { kind: 'isdistinct', value: readValue() } };
-  }
-  if ((ftsOps as string[]).includes(word)) {
-    cursor.pos += word.length;
-    let language: string | null = null;
-    if (cursor.peek() === '(') {
-      cursor.pos += 1;
-      const start = cursor.pos;
-      while (!cursor.atEnd() && identifierChar.test(cursor.peek())) cursor.pos += 1;
-      language = cursor.text.slice(start, cursor.pos).trim();
-      if (language === '') cursor.fail('text search configuration name');
-      cursor.expect(')');
-    }
-    cursor.expect('.', 'delimiter (.)');
-    return { negated, operation: { kind: 'fts', op: word as FtsOp, language, value: readValue() } };
-  }
-  if ((simpleOps as string[]).includes(word)) {
-    cursor.pos += word.length;
-    cursor.expect('.', 'delimiter (.)');
-    return { negated, operation: { kind: 'simple', op: word as SimpleOp, value: readValue() } };
-  }
-  if ((quantOps as string[]).includes(word)) {
-    cursor.pos += word.length;
-    let quantifier: 'any' | 'all' | null = null;
-    if (cursor.startsWith('(any)')) quantifier = 'any';
-    else if (cursor.startsWith('(all)')) quantifier = 'all';
-    if (quantifier) cursor.pos += 5;
-    cursor.expect('.', 'delimiter (.)');
-    return { negated, operation: { kind: 'quant', op: word as QuantOp, quantifier, value: readValue() } };
+    return { negated, operation: { kind: 'compare', op: word as CompareOp, value: readValue() } };
   }
   return cursor.fail(expectingOperator);
 }
