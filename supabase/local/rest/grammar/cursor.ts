@@ -35,6 +35,26 @@ export class Cursor {
     if (!this.startsWith(token)) this.fail(expecting);
     this.pos += token.length;
   }
+
+  /** The first of `words` the text continues with (and moves past it), or null. */
+  take<W extends string>(words: readonly W[]): W | null {
+    const word = words.find((candidate) => this.startsWith(candidate)) ?? null;
+    if (word !== null) this.pos += word.length;
+    return word;
+  }
+
+  /** Items separated by commas up to the end of the text, with spaces around each. */
+  list<T>(parseItem: () => T): T[] {
+    const items: T[] = [];
+    for (;;) {
+      this.skipSpaces();
+      items.push(parseItem());
+      this.skipSpaces();
+      if (this.atEnd()) return items;
+      if (this.peek() !== ',') this.fail('"," or end of input');
+      this.pos += 1;
+    }
+  }
 }
 
 export const identifierChar = /[\p{L}\p{N}_ $]/u;

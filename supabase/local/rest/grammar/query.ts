@@ -9,57 +9,35 @@ export interface OrderTerm {
   nulls: 'first' | 'last' | null;
 }
 
+function parseOrderTerm(cursor: Cursor): OrderTerm {
+  const column = parseFieldName(cursor);
+  if (cursor.peek() === '(') cursor.fail('delimiter (.), "," or end of input (related orders are not available here)');
+  if (cursor.startsWith('->')) cursor.fail('delimiter (.), "," or end of input (JSON paths are not available here)');
+  let direction: OrderTerm['direction'] = null;
+  let nulls: OrderTerm['nulls'] = null;
+  if (cursor.peek() === '.') {
+    cursor.pos += 1;
+    direction = cursor.take(['asc', 'desc'] as const);
+    if (direction !== null && cursor.peek() === '.') cursor.pos += 1;
+    if (direction === null || cursor.text.charAt(cursor.pos - 1) === '.') {
+      const which = cursor.take(['nullsfirst', 'nullslast'] as const);
+      if (which === null) {
+        cursor.fail(direction === null ? '"asc", "desc", "nullsfirst" or "nullslast"' : '"nullsfirst" or "nullslast"');
+      }
+      nulls = which === 'nullsfirst' ? 'first' : 'last';
+    }
+  }
+  return { column, direction, nulls };
+}
+
 export function parseOrder(raw: string): OrderTerm[] {
   const cursor = new Cursor(raw, 'order');
-  const terms: OrderTerm[] = [];
-  for (;;) {
-    cursor.skipSpaces();
-    const column = parseFieldName(cursor);
-    if (cursor.peek() === '(') cursor.fail('delimiter (.), "," or end of input (related orders are not available here)');
-    if (cursor.startsWith('->')) cursor.fail('delimiter (.), "," or end of input (JSON paths are not available here)');
-    let direction: OrderTerm['direction'] = null;
-    let nulls: OrderTerm['nulls'] = null;
-    if (cursor.peek() === '.') {
-      cursor.pos += 1;
-      if (cursor.startsWith('asc')) {
-        direction = 'asc';
-        cursor.pos += 3;
-      } else if (cursor.startsWith('desc')) {
-        direction = 'desc';
-        cursor.pos += 4;
-      }
-      if (direction !== null && cursor.peek() === '.') cursor.pos += 1;
-      if (direction === null || cursor.text.charAt(cursor.pos - 1) === '.') {
-        if (cursor.startsWith('nullsfirst')) {
-          nulls = 'first';
-          cursor.pos += 10;
-        } else if (cursor.startsWith('nullslast')) {
-          nulls = 'last';
-          cursor.pos += 9;
-        } else {
-          cursor.fail(direction === null ? '"asc", "desc", "nullsfirst" or "nullslast"' : '"nullsfirst" or "nullslast"');
-        }
-      }
-    }
-    cursor.skipSpaces();
-    terms.push({ column, direction, nulls });
-    if (cursor.atEnd()) return terms;
-    if (cursor.peek() !== ',') cursor.fail('"," or end of input');
-    cursor.pos += 1;
-  }
+  return cursor.list(() => parseOrderTerm(cursor));
 }
 
 export function parseColumnsParam(raw: string, what = 'columns parameter'): string[] {
   const cursor = new Cursor(raw, what);
-  const names: string[] = [];
-  for (;;) {
-    cursor.skipSpaces();
-    names.push(parseFieldName(cursor));
-    cursor.skipSpaces();
-    if (cursor.atEnd()) return names;
-    if (cursor.peek() !== ',') cursor.fail('"," or end of input');
-    cursor.pos += 1;
-  }
+  return cursor.list(() => parseFieldName(cursor));
 }
 
 export function parseNonNegative(raw: string, name: 'limit' | 'offset'): number {

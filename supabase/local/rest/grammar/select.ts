@@ -11,17 +11,9 @@ export type SelectItem = { kind: 'star' } | SelectField;
 
 export function parseSelect(raw: string): SelectItem[] {
   const cursor = new Cursor(raw, 'select parameter');
-  const items: SelectItem[] = [];
   cursor.skipSpaces();
-  if (cursor.atEnd()) return items;
-  for (;;) {
-    cursor.skipSpaces();
-    items.push(parseSelectItem(cursor));
-    cursor.skipSpaces();
-    if (cursor.atEnd()) return items;
-    if (cursor.peek() !== ',') cursor.fail('"," or end of input');
-    cursor.pos += 1;
-  }
+  if (cursor.atEnd()) return [];
+  return cursor.list(() => parseSelectItem(cursor));
 }
 
 export function parseSelectItem(cursor: Cursor): SelectItem {
