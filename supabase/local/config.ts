@@ -63,10 +63,10 @@ export interface LocalStackConfig {
    */
   allowRemote?: boolean;
   /**
-   * Failed password sign-ins allowed per 5 minutes per address and per e-mail address after a
-   * burst of 30 (GoTrue's GOTRUE_RATE_LIMIT_TOKEN_REFRESH, default 150).
+   * Failed password sign-ins per address and per e-mail address: `burst` at once, then
+   * `perFiveMinutes` (GoTrue's /token limiter: 30, and GOTRUE_RATE_LIMIT_TOKEN_REFRESH = 150).
    */
-  signInRateLimit?: number;
+  signInRateLimit?: { perFiveMinutes: number; burst: number };
 }
 
 /** Whether `host` only accepts connections from this machine. */

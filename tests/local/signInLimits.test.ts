@@ -7,15 +7,17 @@ import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
-import { createTokenBuckets, SIGN_IN_BURST } from '../../supabase/local/auth/signInLimits';
+import { createTokenBuckets, SIGN_IN_BURST, SIGN_IN_RATE_PER_5_MINUTES } from '../../supabase/local/auth/signInLimits';
 import { ADMIN, clientAt, startHarness, type Harness } from './harness';
 
+const BURST = 5;
 let harness: Harness;
 const agents: { close: () => Promise<void> }[] = [];
 
 beforeAll(async () => {
-  // Almost no refill, so the slow bcrypt checks of a test cannot earn new attempts meanwhile.
-  harness = await startHarness({ signInRateLimit: 0.001 });
+  // GoTrue's bucket shape, smaller: a burst of 5 and almost no refill, so the slow bcrypt checks
+  // of a test cannot earn new attempts meanwhile (the defaults, 30 and 150, are the same code).
+  harness = await startHarness({ signInRateLimit: { perFiveMinutes: 0.001, burst: BURST } });
   const { error } = await harness.service().auth.admin.createUser({
     email: 'editor@example.com',
     password: 'editor-password-1',
@@ -43,7 +45,7 @@ function from(address: string) {
 describe('failed password sign-ins', () => {
   it('are refused with GoTrue 429 body once an address has used its burst', async () => {
     const signIn = from('127.0.0.21');
-    for (let attempt = 0; attempt < SIGN_IN_BURST; attempt += 1) {
+    for (let attempt = 0; attempt < BURST; attempt += 1) {
       const response = await signIn(`guess-${String(attempt)}@example.com`, 'wrong-password');
       expect(response.status).toBe(400);
     }
@@ -63,7 +65,7 @@ describe('failed password sign-ins', () => {
 
   it('are limited per e-mail address across client addresses', async () => {
     const target = 'editor@example.com';
-    for (let attempt = 0; attempt < SIGN_IN_BURST; attempt += 1) {
+    for (let attempt = 0; attempt < BURST; attempt += 1) {
       // Each guess from its own address, as a distributed guesser would.
       const response = await from(`127.0.1.${String(attempt + 1)}`)(target, `guess-${String(attempt)}`);
       expect(response.status).toBe(400);
@@ -76,7 +78,7 @@ describe('failed password sign-ins', () => {
 
   it('surface in supabase-js as an AuthApiError with status 429', async () => {
     const signIn = from('127.0.0.23');
-    for (let attempt = 0; attempt < SIGN_IN_BURST; attempt += 1) await signIn('nobody@example.com', 'wrong');
+    for (let attempt = 0; attempt < BURST; attempt += 1) await signIn('nobody@example.com', 'wrong');
     const client = clientAt('127.0.0.23');
     agents.push(client);
     const supabase = createClient(harness.url, LOCAL_ANON_KEY, {
@@ -94,9 +96,9 @@ describe('failed password sign-ins', () => {
 
 describe('successful password sign-ins', () => {
   it('never use up the allowance', async () => {
-    // The stack of this file refills almost nothing, so counted successes would be refused at 31.
+    // The stack of this file refills almost nothing, so counted successes would be refused.
     const signIn = from('127.0.0.24');
-    for (let attempt = 0; attempt < SIGN_IN_BURST + 5; attempt += 1) {
+    for (let attempt = 0; attempt < BURST + 3; attempt += 1) {
       expect((await signIn(ADMIN.email, ADMIN.password)).status).toBe(200);
     }
     // A failure afterwards is still an ordinary failure, not a refusal.
@@ -105,9 +107,10 @@ describe('successful password sign-ins', () => {
 });
 
 describe('token buckets', () => {
-  it('refill at GoTrue rate of 150 per 5 minutes, up to the burst', () => {
+  it('refill at GoTrue rate of 150 per 5 minutes, up to the burst of 30', () => {
+    expect([SIGN_IN_RATE_PER_5_MINUTES, SIGN_IN_BURST]).toEqual([150, 30]);
     let now = 0;
-    const buckets = createTokenBuckets(150 / 300, 30, () => now);
+    const buckets = createTokenBuckets(SIGN_IN_RATE_PER_5_MINUTES / 300, SIGN_IN_BURST, () => now);
     for (let taken = 0; taken < 30; taken += 1) expect(buckets.take('a')).toBe(true);
     expect(buckets.take('a')).toBe(false);
     now += 1_999;

@@ -76,9 +76,12 @@ export interface SignInLimits {
   reserve(address: string, email: string): (() => void) | null;
 }
 
-export function createSignInLimits(perFiveMinutes: number = SIGN_IN_RATE_PER_5_MINUTES): SignInLimits {
-  const byAddress = createTokenBuckets(perFiveMinutes / (60 * 5), SIGN_IN_BURST);
-  const byEmail = createTokenBuckets(perFiveMinutes / (60 * 5), SIGN_IN_BURST);
+export function createSignInLimits({
+  perFiveMinutes = SIGN_IN_RATE_PER_5_MINUTES,
+  burst = SIGN_IN_BURST,
+}: { perFiveMinutes?: number; burst?: number } = {}): SignInLimits {
+  const byAddress = createTokenBuckets(perFiveMinutes / (60 * 5), burst);
+  const byEmail = createTokenBuckets(perFiveMinutes / (60 * 5), burst);
   return {
     reserve(address, email) {
       const emailKey = email.trim().toLowerCase();

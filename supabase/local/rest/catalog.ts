@@ -1,3 +1,4 @@
+/** The catalog as PostgREST's schema cache sees it: tables and functions of `public`. */
 import type { Transaction } from '@electric-sql/pglite';
 import { PgrstError } from './errors';
 
@@ -13,7 +14,7 @@ export interface SchemaCache {
   routines: Map<string, Routine[]>;
 }
 
-export const schemaCaches = new WeakMap<object, SchemaCache>();
+const schemaCaches = new WeakMap<object, SchemaCache>();
 
 export function schemaCacheOf(db: object): SchemaCache {
   let cache = schemaCaches.get(db);
@@ -52,7 +53,7 @@ export interface Relation {
   primaryKey: string[];
 }
 
-export async function loadRelation(tx: Transaction, name: string): Promise<Relation> {
+async function loadRelation(tx: Transaction, name: string): Promise<Relation> {
   const result = await tx.query<{ relkind: string; attname: string | null; type: string | null; pk: string[] | null }>(
     `select c.relkind::text as relkind, a.attname::text as attname, pg_catalog.format_type(a.atttypid, a.atttypmod) as type,
             array(select ia.attname::text from pg_catalog.pg_index i
@@ -74,7 +75,7 @@ export async function loadRelation(tx: Transaction, name: string): Promise<Relat
   return { name, kind: first.relkind, columns, primaryKey: first.pk ?? [] };
 }
 
-export function tableNotFound(name: string): PgrstError {
+function tableNotFound(name: string): PgrstError {
   // PostgREST adds a "Perhaps you meant" hint; the local stack names the table only.
   return new PgrstError(404, 'PGRST205', `Could not find the table '${SCHEMA}.${name}' in the schema cache`);
 }
@@ -92,7 +93,7 @@ export interface Routine {
   volatile: boolean;
 }
 
-export interface RoutineRow {
+interface RoutineRow {
   proname: string;
   argnames: string[] | null;
   argmodes: string[] | null;
@@ -105,7 +106,7 @@ export interface RoutineRow {
   ret_columns: { name: string; type: string }[] | null;
 }
 
-export async function loadRoutines(tx: Transaction, name: string): Promise<Routine[]> {
+async function loadRoutines(tx: Transaction, name: string): Promise<Routine[]> {
   const result = await tx.query<RoutineRow>(
     `select p.proname::text as proname, p.proargnames::text[] as argnames, p.proargmodes::text[] as argmodes,
             array(select pg_catalog.format_type(t.oid, null)

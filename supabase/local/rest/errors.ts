@@ -1,3 +1,4 @@
+/** PostgREST's error bodies and its mapping of SQLSTATEs to HTTP statuses. */
 import type { DatabaseRole } from '../database';
 import { json } from '../http';
 
@@ -23,7 +24,7 @@ export class PgrstError extends Error {
   }
 }
 
-export interface PostgresError {
+interface PostgresError {
   code: string;
   message: string;
   detail?: string;
@@ -37,7 +38,7 @@ export function isPostgresError(error: unknown): error is PostgresError {
 }
 
 /** PostgREST's mapping of SQLSTATEs to HTTP statuses (Error.hs, pgErrorStatus). */
-export function statusForSqlState(code: string, authenticated: boolean, message = ''): number {
+function statusForSqlState(code: string, authenticated: boolean, message = ''): number {
   const exact: Record<string, number> = {
     '23503': 409,
     '23505': 409,

@@ -1,3 +1,4 @@
+/** Request headers PostgREST reads: the media type asked for, `Prefer`, and the profile headers. */
 import { SCHEMA } from './catalog';
 import { PgrstError } from './errors';
 

@@ -1,3 +1,11 @@
+/**
+ * The subset of PostgREST (12.2, the version src/types/database.ts names) the app uses: reading,
+ * counting, inserting, updating and deleting rows of the tables in `public`, and calling its
+ * functions. Every request runs in one transaction as the caller's role with the JWT claims set,
+ * so row level security decides exactly as on Supabase. The query string is parsed with
+ * PostgREST's grammar (the part the app sends); every identifier is looked up in the catalog
+ * before it reaches SQL (and is quoted), every value is a bound parameter.
+ */
 import { withClaims } from '../database';
 import type { Service, StackContext } from '../types';
 import { GatewayError, type RestCaller, authenticate } from './caller';
@@ -13,7 +21,6 @@ const SEARCH_PATH = 'public, extensions';
 
 
 // The service
-// ---------------------------------------------------------------------------------------------
 
 function requestHeadersJson(request: Request): string {
   const headers: Record<string, string> = {};

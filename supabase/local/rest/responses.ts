@@ -1,3 +1,4 @@
+/** What every route answers with: JSON arrays or one object, Content-Range, the request's context. */
 import type { Transaction } from '@electric-sql/pglite';
 import type { Relation, SchemaCache } from './catalog';
 import { PgrstError } from './errors';
@@ -7,7 +8,6 @@ import type { Aggregated, Source } from './sql';
 export type Json = Record<string, unknown>;
 
 // Responses
-// ---------------------------------------------------------------------------------------------
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';

@@ -1,3 +1,4 @@
+/** SQL for a parsed query: select list, where, order, limit, and the JSON aggregate around it. */
 import type { Transaction } from '@electric-sql/pglite';
 import { type Column } from './catalog';
 import { quoteIdent } from '../shared';
@@ -7,7 +8,6 @@ import type { OrderTerm, ReadQuery } from './grammar/query';
 import type { SelectItem } from './grammar/select';
 
 // SQL building
-// ---------------------------------------------------------------------------------------------
 
 export const ALIAS = 'pgrst_t';
 
@@ -34,9 +34,9 @@ export function columnOf(source: Source, name: string): Column {
   return column;
 }
 
-export const qualified = (name: string) => `${quoteIdent(ALIAS)}.${quoteIdent(name)}`;
+const qualified = (name: string) => `${quoteIdent(ALIAS)}.${quoteIdent(name)}`;
 
-export async function resolveCast(tx: Transaction, cast: string): Promise<string> {
+async function resolveCast(tx: Transaction, cast: string): Promise<string> {
   const result = await tx.query<{ type: string | null }>('select pg_catalog.format_type(pg_catalog.to_regtype($1), null) as type', [cast]);
   const type = result.rows[0]?.type ?? null;
   if (type === null) throw new PgrstError(400, '42704', `type "${cast}" does not exist`);
@@ -69,7 +69,7 @@ const comparison: Record<CompareOp, string> = {
   ilike: 'ilike',
 };
 
-export function filterSql(source: Source, filter: Filter, params: Params): string {
+function filterSql(source: Source, filter: Filter, params: Params): string {
   const column = columnOf(source, filter.column);
   const target = qualified(column.name);
   const op = filter.operation;
@@ -92,7 +92,7 @@ export function filterSql(source: Source, filter: Filter, params: Params): strin
   return filter.negated ? `not (${sql})` : sql;
 }
 
-export function logicSql(source: Source, tree: LogicTree, params: Params): string {
+function logicSql(source: Source, tree: LogicTree, params: Params): string {
   if (tree.kind === 'filter') return filterSql(source, tree.filter, params);
   const inner = tree.children.map((child) => `(${logicSql(source, child, params)})`).join(` ${tree.op} `);
   return tree.negated ? `not (${inner})` : inner;

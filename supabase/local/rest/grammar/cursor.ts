@@ -1,7 +1,6 @@
+/** A position in a query string value, with PostgREST's parse errors (QueryParams.hs). */
 import { parseError } from '../errors';
 
-// Query string grammar (PostgREST's QueryParams.hs, the parts this stack supports)
-// ---------------------------------------------------------------------------------------------
 
 export class Cursor {
   pos = 0;
@@ -57,7 +56,7 @@ export class Cursor {
   }
 }
 
-export const identifierChar = /[\p{L}\p{N}_ $]/u;
+const identifierChar = /[\p{L}\p{N}_ $]/u;
 
 export function parseQuoted(cursor: Cursor): string {
   cursor.expect('"');

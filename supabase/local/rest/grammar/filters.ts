@@ -1,10 +1,11 @@
+/** Filters (`col=op.value`) and `and`/`or` trees, the operators the app's calls send. */
 import { notSupported } from '../errors';
 import { Cursor, parseFieldName, parseQuoted } from './cursor';
 
 /** The comparisons supabase-js's eq/neq/gt/gte/lt/lte/like/ilike send. */
 export type CompareOp = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'ilike';
 
-export type Operation =
+type Operation =
   | { kind: 'compare'; op: CompareOp; value: string }
   | { kind: 'in'; values: string[] }
   | { kind: 'is'; value: 'null' | 'not_null' | 'true' | 'false' | 'unknown' };
@@ -26,7 +27,7 @@ const unsupportedOps: readonly string[] = [
   'fts', 'plfts', 'phfts', 'wfts', 'cs', 'cd', 'ov', 'sl', 'sr', 'nxr', 'nxl', 'adj', 'match', 'imatch', 'isdistinct',
 ];
 
-export function parseListValue(cursor: Cursor): string[] {
+function parseListValue(cursor: Cursor): string[] {
   cursor.skipSpaces();
   cursor.expect('(');
   cursor.skipSpaces();
@@ -57,14 +58,14 @@ export function parseListValue(cursor: Cursor): string[] {
   return values.length === 1 && values[0] === '' ? [] : values;
 }
 
-export function readUntil(cursor: Cursor, stops: string): string {
+function readUntil(cursor: Cursor, stops: string): string {
   const start = cursor.pos;
   while (!cursor.atEnd() && !stops.includes(cursor.peek())) cursor.pos += 1;
   return cursor.text.slice(start, cursor.pos);
 }
 
 /** The value grammar of filters inside and/or: quoted, {array}, or up to the next , or ). */
-export function parseLogicValue(cursor: Cursor): string {
+function parseLogicValue(cursor: Cursor): string {
   if (cursor.peek() === '"') {
     const save = cursor.pos;
     const quoted = parseQuoted(cursor);
@@ -82,7 +83,7 @@ export function parseLogicValue(cursor: Cursor): string {
   return readUntil(cursor, ',)');
 }
 
-export function parseOperation(cursor: Cursor, inLogic: boolean): { negated: boolean; operation: Operation } {
+function parseOperation(cursor: Cursor, inLogic: boolean): { negated: boolean; operation: Operation } {
   let negated = false;
   if (cursor.startsWith('not.')) {
     negated = true;
@@ -138,7 +139,7 @@ export function parseLogic(key: string, raw: string): LogicTree {
   return { kind: 'logic', negated, op, children };
 }
 
-export function parseLogicChildren(cursor: Cursor): LogicTree[] {
+function parseLogicChildren(cursor: Cursor): LogicTree[] {
   cursor.skipSpaces();
   cursor.expect('(');
   const children: LogicTree[] = [];
@@ -157,7 +158,7 @@ export function parseLogicChildren(cursor: Cursor): LogicTree[] {
   return children;
 }
 
-export function parseLogicNode(cursor: Cursor): LogicTree {
+function parseLogicNode(cursor: Cursor): LogicTree {
   const save = cursor.pos;
   let negated = false;
   if (cursor.startsWith('not.')) {

@@ -1,3 +1,4 @@
+/** The whole query string: select, filters, order, limit and offset, and function arguments. */
 import { PgrstError, notEmbedded, parseError } from '../errors';
 import { Cursor, parseFieldName } from './cursor';
 import { type LogicTree, parseFilterValue, parseLogic } from './filters';
@@ -30,7 +31,7 @@ function parseOrderTerm(cursor: Cursor): OrderTerm {
   return { column, direction, nulls };
 }
 
-export function parseOrder(raw: string): OrderTerm[] {
+function parseOrder(raw: string): OrderTerm[] {
   const cursor = new Cursor(raw, 'order');
   return cursor.list(() => parseOrderTerm(cursor));
 }
@@ -40,7 +41,7 @@ export function parseColumnsParam(raw: string, what = 'columns parameter'): stri
   return cursor.list(() => parseFieldName(cursor));
 }
 
-export function parseNonNegative(raw: string, name: 'limit' | 'offset'): number {
+function parseNonNegative(raw: string, name: 'limit' | 'offset'): number {
   if (!/^\d+$/.test(raw)) {
     if (/^-\d+$/.test(raw) && name === 'limit') {
       throw new PgrstError(416, 'PGRST103', 'Requested range not satisfiable', 'Limit should be greater than or equal to zero.');
@@ -62,8 +63,8 @@ export interface ReadQuery {
   plain: Map<string, string>;
 }
 
-export const reservedParams = new Set(['select', 'columns', 'on_conflict']);
-export const reservedEndings = new Set(['order', 'limit', 'offset', 'and', 'or']);
+const reservedParams = new Set(['select', 'columns', 'on_conflict']);
+const reservedEndings = new Set(['order', 'limit', 'offset', 'and', 'or']);
 
 
 /**

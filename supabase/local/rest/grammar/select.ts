@@ -1,7 +1,8 @@
+/** The `select` parameter: columns, aliases and casts (no embedded resources, no aggregates). */
 import { aggregatesNotAllowed } from '../errors';
 import { Cursor, parseFieldName } from './cursor';
 
-export interface SelectField {
+interface SelectField {
   kind: 'field';
   name: string;
   alias: string | null;
@@ -16,7 +17,7 @@ export function parseSelect(raw: string): SelectItem[] {
   return cursor.list(() => parseSelectItem(cursor));
 }
 
-export function parseSelectItem(cursor: Cursor): SelectItem {
+function parseSelectItem(cursor: Cursor): SelectItem {
   if (cursor.startsWith('...')) {
     cursor.fail('a column (embedded resources are not available here)', '"..."');
   }

@@ -1,3 +1,4 @@
+/** `GET`/`HEAD /rest/v1/<table>`: rows, with `count=exact` and ranges. */
 import { type Relation, SCHEMA } from '../catalog';
 import { quoteIdent } from '../../shared';
 import { parseQuery } from '../grammar/query';

@@ -1,12 +1,13 @@
+/** `/rest/v1/rpc/<fn>`: calling a function of `public` by POST (JSON arguments) or GET (query arguments). */
 import { type Routine, SCHEMA, cachedRoutines } from '../catalog';
-import { quoteIdent , isRecord } from '../../shared';
+import { isRecord, quoteIdent } from '../../shared';
 import { PgrstError } from '../errors';
 import { type ReadQuery, parseQuery } from '../grammar/query';
 import { JSON_TYPE, OBJECT_TYPE, type RequestContext, rangeResponse } from '../responses';
 import { ALIAS, Params, type Source, aggregateSql, limitSql, orderSql, runAggregate, selectList, whereSql } from '../sql';
 
 /** PostgREST's PGRST202 without its "Perhaps you meant" hint. */
-export function noRoutine(name: string, keys: string[], isPost: boolean): PgrstError {
+function noRoutine(name: string, keys: string[], isPost: boolean): PgrstError {
   const func = `${SCHEMA}.${name}`;
   const list = [...keys].sort().join(', ');
   const message = `Could not find the function ${func}${keys.length ? `(${list})` : ' without parameters'} in the schema cache`;
@@ -15,7 +16,7 @@ export function noRoutine(name: string, keys: string[], isPost: boolean): PgrstE
   return new PgrstError(404, 'PGRST202', message, details);
 }
 
-export function pickRoutine(routines: Routine[], keys: Set<string>): Routine[] {
+function pickRoutine(routines: Routine[], keys: Set<string>): Routine[] {
   return routines.filter((routine) => {
     const names = new Set(routine.inputs.map((input) => input.name));
     for (const key of keys) if (!names.has(key)) return false;

@@ -1,11 +1,12 @@
+/** `POST` (insert, upsert), `PATCH` (update) and `DELETE` on `/rest/v1/<table>`, with `Prefer: return=…`. */
 import { type Column, type Relation, SCHEMA } from '../catalog';
-import { quoteIdent , isRecord } from '../../shared';
+import { isRecord, quoteIdent } from '../../shared';
 import { PgrstError } from '../errors';
 import { type ReadQuery, parseColumnsParam, parseQuery } from '../grammar/query';
 import { JSON_TYPE, type Json, type RequestContext, contentRange, relationSource, rowsBody, singularityError } from '../responses';
 import { ALIAS, type Aggregated, Params, type Source, aggregateSql, columnOf, limitSql, orderSql, runAggregate, selectList, whereSql } from '../sql';
 
-export async function readBody(request: Request): Promise<{ text: string; value: unknown }> {
+async function readBody(request: Request): Promise<{ text: string; value: unknown }> {
   const text = await request.text();
   try {
     return { text, value: JSON.parse(text) as unknown };
@@ -14,7 +15,7 @@ export async function readBody(request: Request): Promise<{ text: string; value:
   }
 }
 
-export function writableColumns(relation: Relation, names: string[]): Column[] {
+function writableColumns(relation: Relation, names: string[]): Column[] {
   return names.map((name) => {
     const column = relation.columns.get(name);
     if (!column) throw new PgrstError(400, 'PGRST204', `Could not find the '${name}' column of '${relation.name}' in the schema cache`);
@@ -22,7 +23,7 @@ export function writableColumns(relation: Relation, names: string[]): Column[] {
   });
 }
 
-export async function writeResponse(
+async function writeResponse(
   rc: RequestContext,
   relation: Relation,
   mutation: { sql: string; params: Params },
@@ -116,7 +117,7 @@ export async function insertRows(rc: RequestContext, relation: Relation): Promis
 }
 
 /** missing=default with rows that differ in their keys: one statement per row, results in order. */
-export async function insertEach(rc: RequestContext, relation: Relation, statements: string[], params: Params): Promise<Response> {
+async function insertEach(rc: RequestContext, relation: Relation, statements: string[], params: Params): Promise<Response> {
   const wantsRows = rc.prefs.representation || rc.media.singular;
   if (!wantsRows) {
     let affected = 0;
@@ -146,7 +147,7 @@ export async function insertEach(rc: RequestContext, relation: Relation, stateme
 }
 
 /** Renumbers the one placeholder a per-row statement uses so it can run on its own. */
-export function usedParams(sql: string, params: Params): { sql: string; values: string[] } {
+function usedParams(sql: string, params: Params): { sql: string; values: string[] } {
   const values: string[] = [];
   const renumbered = sql.replace(/\$(\d+)::text/g, (_, index: string) => {
     values.push(params.values[Number(index) - 1] ?? '');
@@ -160,7 +161,7 @@ export function usedParams(sql: string, params: Params): { sql: string; values: 
  * The WHERE of an update or delete. Supabase's Data API sessions run pg-safeupdate: a statement
  * without any condition is refused (21000, "DELETE requires a WHERE clause"), answered with 400.
  */
-export function limitedWhere(relation: Relation, source: Source, query: ReadQuery, params: Params, verb: 'UPDATE' | 'DELETE'): string {
+function limitedWhere(relation: Relation, source: Source, query: ReadQuery, params: Params, verb: 'UPDATE' | 'DELETE'): string {
   const where = whereSql(source, query.filters, params);
   if (query.limit === null && query.offset === 0) {
     if (where.trim() === '') throw new PgrstError(400, '21000', `${verb} requires a WHERE clause`);
@@ -192,7 +193,7 @@ export async function updateRows(rc: RequestContext, relation: Relation): Promis
   return writeResponse(rc, relation, { sql, params }, { representation: 200, minimal: 204 });
 }
 
-export function writeEmpty(rc: RequestContext, minimalStatus: 201 | 204): Response {
+function writeEmpty(rc: RequestContext, minimalStatus: 201 | 204): Response {
   if (rc.media.singular) throw singularityError(0);
   const headers = { 'content-range': contentRange(0, 0, rc.prefs.count ? 0 : null) };
   if (!rc.prefs.representation) return new Response(null, { status: minimalStatus, headers });
