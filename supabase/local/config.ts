@@ -62,6 +62,11 @@ export interface LocalStackConfig {
    * refuses unless this is set (SUPABASE_LOCAL_ALLOW_REMOTE=1).
    */
   allowRemote?: boolean;
+  /**
+   * Failed password sign-ins per address and per e-mail address: `burst` at once, then
+   * `perFiveMinutes` (GoTrue's /token limiter: 30, and GOTRUE_RATE_LIMIT_TOKEN_REFRESH = 150).
+   */
+  signInRateLimit?: { perFiveMinutes: number; burst: number };
 }
 
 /** Whether `host` only accepts connections from this machine. */

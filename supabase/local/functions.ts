@@ -11,7 +11,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from './config';
-import { bearerToken, json, remoteAddress } from './http';
+import { json, remoteAddress } from './http';
+import { bearerToken } from './shared';
 import { verifyJwt } from './jwt';
 import type { Service, StackContext } from './types';
 

@@ -3,8 +3,6 @@
  * the same shape the edge functions have, and this module adapts Node's server to it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LocalStackConfig } from './config';
-import { verifyJwt, type Claims } from './jwt';
 
 /** The headers Supabase's gateway allows from browsers (supabase-js sends these). */
 export const corsHeaders: Record<string, string> = {
@@ -91,31 +89,4 @@ export function json(status: number, body: unknown, headers: Record<string, stri
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   });
-}
-
-/** Who is calling: the role and claims of the bearer token (or of the apikey when there is none). */
-export interface Caller {
-  role: 'anon' | 'authenticated' | 'service_role';
-  claims: Claims;
-  token: string;
-}
-
-export type CallerResult = { ok: true; caller: Caller } | { ok: false; reason: 'missing' | 'malformed' | 'signature' | 'expired' | 'role' };
-
-const apiRoles = new Set(['anon', 'authenticated', 'service_role']);
-
-export function bearerToken(request: Request): string | null {
-  const header = request.headers.get('authorization');
-  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  return match?.[1] ?? null;
-}
-
-export function resolveCaller(request: Request, config: LocalStackConfig): CallerResult {
-  const token = bearerToken(request) ?? request.headers.get('apikey');
-  if (!token) return { ok: false, reason: 'missing' };
-  const verified = verifyJwt(token, config.jwtSecret);
-  if (!verified.ok) return { ok: false, reason: verified.reason };
-  const role = verified.claims.role;
-  if (typeof role !== 'string' || !apiRoles.has(role)) return { ok: false, reason: 'role' };
-  return { ok: true, caller: { role: role as Caller['role'], claims: verified.claims, token } };
 }

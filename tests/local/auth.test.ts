@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureUser } from '../../supabase/local/auth';
 import { LOCAL_ANON_KEY, LOCAL_JWT_SECRET, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
 import { signJwt } from '../../supabase/local/jwt';
-import { ADMIN, startHarness, type Harness } from './harness';
+import { ADMIN, clientAt, startHarness, type Harness } from './harness';
 
 let harness: Harness;
 
@@ -117,6 +117,30 @@ describe('password sign-in', () => {
     expect(error?.message).toBe('Signups not allowed for this instance');
     const { rows } = await harness.stack.db.query(`select 1 from auth.users where email = 'new@example.com'`);
     expect(rows).toHaveLength(0);
+  });
+
+  it("limits failed attempts per address with GoTrue's burst of 30 by default", async () => {
+    const client = clientAt('127.0.0.31');
+    try {
+      // At once, so the refill (150 per 5 minutes) cannot hand out more than a few extra attempts.
+      const statuses = await Promise.all(
+        Array.from({ length: 45 }, (_, index) =>
+          client
+            .fetch(`${harness.url}/auth/v1/token?grant_type=password`, {
+              method: 'POST',
+              headers: { apikey: LOCAL_ANON_KEY, 'content-type': 'application/json' },
+              body: JSON.stringify({ email: `guess-${String(index)}@example.com`, password: 'wrong' }),
+            })
+            .then((response) => response.status),
+        ),
+      );
+      const refused = statuses.filter((status) => status === 429).length;
+      expect(statuses.filter((status) => status === 400).length).toBeGreaterThanOrEqual(30);
+      expect(refused).toBeGreaterThan(0);
+      expect(refused + statuses.filter((status) => status === 400).length).toBe(45);
+    } finally {
+      await client.close();
+    }
   });
 });
 

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { originAllowed } from '../../supabase/functions/_shared/cors';
 import { clientIdentity, guardMessages, UNKNOWN_CLIENT } from '../../supabase/functions/_shared/guard';
-import { isLoopbackHost, LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
+import { configFromEnv, isLoopbackHost, LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { DEFAULT_REPLY, startFakeOpenAI, tokenize, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { ADMIN, clientAt as harnessClientAt, startHarness, type Harness } from './harness';
@@ -303,5 +303,16 @@ describe('loopback only', () => {
     expect(isLoopbackHost('::1')).toBe(true);
     expect(isLoopbackHost('192.168.1.5')).toBe(false);
     expect(isLoopbackHost('::')).toBe(false);
+    expect(isLoopbackHost('')).toBe(false);
+    expect(isLoopbackHost('127.0.0.1.example.com')).toBe(false);
+  });
+
+  it('listens on 127.0.0.1 unless told otherwise, and an empty or wildcard host needs the flag', async () => {
+    expect(configFromEnv({}).host).toBe('127.0.0.1');
+    expect(configFromEnv({}).allowRemote).toBe(false);
+    expect(configFromEnv({ SUPABASE_LOCAL_ALLOW_REMOTE: '1' }).allowRemote).toBe(true);
+    for (const host of ['', '::', '0.0.0.0']) {
+      await expect(startHarness({ host: configFromEnv({ SUPABASE_LOCAL_HOST: host }).host })).rejects.toThrow(/Refusing to listen/u);
+    }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Realtime over a real WebSocket: supabase-js channels for what the app does (postgres_changes on
- * documents, broadcast, presence), and a raw Phoenix client for the protocol details and for
- * misbehaving sockets.
+ * documents), a raw Phoenix client for the protocol details and for misbehaving sockets, and the
+ * clear refusal of broadcast and presence, which the app does not use.
  */
 import { createServer, type Server } from 'node:http';
 import {
@@ -358,24 +358,34 @@ describe('the Phoenix protocol', () => {
 });
 
 describe('broadcast and presence', () => {
-  it('relays broadcasts and presence between clients on a channel', async () => {
-    const received: unknown[] = [];
-    const listener = await subscribe(
-      harness
-        .anon()
-        .channel('room', { config: { presence: { key: 'listener' } } })
-        .on('broadcast', { event: 'greeting' }, (message) => received.push(message.payload))
-        .on('presence', { event: 'sync' }, () => undefined),
-    );
-    const speaker = await subscribe(harness.anon().channel('room', { config: { presence: { key: 'speaker' } } }));
+  it('are refused with a clear error: the app uses postgres_changes only', async () => {
+    const socket = await RawSocket.open(harness.url);
+    const presence = await socket.join('realtime:room', {
+      config: { broadcast: { ack: false, self: false }, presence: { key: 'me', enabled: true }, postgres_changes: [], private: false },
+      access_token: adminToken,
+    });
+    expect(presence.frame.payload).toEqual({
+      status: 'error',
+      response: { reason: 'Presence is not supported by the local stack (only postgres_changes)' },
+    });
 
-    expect(await speaker.send({ type: 'broadcast', event: 'greeting', payload: { text: 'Hallo' } })).toBe('ok');
-    await waitFor(() => received.length === 1, EVENT_TIMEOUT_MS, 'the broadcast');
-    expect(received).toEqual([{ text: 'Hallo' }]);
-
-    expect(await speaker.track({ mood: 'calm' })).toBe('ok');
-    await waitFor(() => 'speaker' in listener.presenceState(), EVENT_TIMEOUT_MS, 'presence');
-    expect(listener.presenceState().speaker).toEqual([expect.objectContaining({ mood: 'calm' })]);
+    const { frame, joinRef } = await socket.join('realtime:room', documentsConfig(adminToken));
+    expect(frame.payload.status).toBe('ok');
+    const broadcast = socket.push('realtime:room', 'broadcast', { type: 'broadcast', event: 'greeting', payload: {} }, joinRef);
+    expect((await socket.reply(broadcast)).payload).toEqual({
+      status: 'error',
+      response: { reason: 'Broadcast is not supported by the local stack (only postgres_changes)' },
+    });
+    const track = socket.push('realtime:room', 'presence', { type: 'presence', event: 'track', payload: {} }, joinRef);
+    expect((await socket.reply(track)).payload).toEqual({
+      status: 'error',
+      response: { reason: 'Presence is not supported by the local stack (only postgres_changes)' },
+    });
+    // A binary frame (the 2.0.0 serializer's broadcast) is ignored and the socket stays usable.
+    socket.ws.send(Buffer.from([3, 1, 1, 12, 8, 0, 1]));
+    const heartbeat = socket.push('phoenix', 'heartbeat', {});
+    expect((await socket.reply(heartbeat)).payload).toEqual({ status: 'ok', response: {} });
+    socket.ws.close();
   });
 });
 
