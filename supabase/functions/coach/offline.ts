@@ -121,6 +121,17 @@ function sections(passage: string): Section[] {
   return result.filter((section) => section.sentences.length > 0);
 }
 
+/** Two words of the question in a row ("nicht wichtig") found in a row in the text count this much. */
+const PHRASE_WEIGHT = 0.5;
+
+/** The text's pairs of consecutive words (of three letters or more, stemmed). */
+function wordPairs(text: string): Set<string> {
+  const words = text.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((word) => word.length >= 3).map(stem);
+  const pairs = new Set<string>();
+  for (let index = 1; index < words.length; index++) pairs.add(`${words[index - 1] ?? ''} ${words[index] ?? ''}`);
+  return pairs;
+}
+
 /** What the heading above a sentence says counts for the sentence at this share. */
 const HEADING_SHARE = 0.5;
 /** In a window of sentences, each later sentence counts this much less than the one before. */
@@ -157,8 +168,18 @@ export function offlineAnswer(question: string, passages: readonly string[], sco
       return [term, 1 / Math.max(1, seen)];
     }),
   );
-  // How much each question term a set of stems covers, weighted by the term's rarity.
-  const coverage = (stems: Set<string>): number[] => asked.map((term) => credit(stems, term) * (rarity.get(term) ?? 0));
+  // The question's word pairs that hold a topic word: "dringend, aber nicht wichtig" asks for the
+  // sentence that says "nicht wichtig", not the one that says "nicht dringend".
+  const topical = new Set(asked);
+  const phrases = [...wordPairs(question)].filter((pair) => pair.split(' ').some((word) => topical.has(word)));
+  // How much each question term (and word pair) a sentence covers, terms weighted by rarity.
+  const coverage = (text: string, stems: Set<string>): number[] => {
+    const pairs = phrases.length > 0 ? wordPairs(text) : new Set<string>();
+    return [
+      ...asked.map((term) => credit(stems, term) * (rarity.get(term) ?? 0)),
+      ...phrases.map((pair) => (pairs.has(pair) ? PHRASE_WEIGHT : 0)),
+    ];
+  };
 
   let best: Choice | null = null;
   for (const [rank, passageSections] of found.entries()) {
@@ -166,9 +187,9 @@ export function offlineAnswer(question: string, passages: readonly string[], sco
     const top = scores[0] ?? 0;
     const rankFactor = top > 0 ? (scores[rank] ?? 0) / top : 1 / (1 + 0.5 * rank);
     for (const section of passageSections) {
-      const heading = coverage(topicStems(section.heading)).map((value) => HEADING_SHARE * value);
+      const heading = coverage(section.heading, topicStems(section.heading)).map((value) => HEADING_SHARE * value);
       const covered = section.sentences.map((sentence) =>
-        coverage(sentenceStems.get(sentence) ?? new Set()).map((value, term) => Math.max(value, heading[term] ?? 0)),
+        coverage(sentence, sentenceStems.get(sentence) ?? new Set()).map((value, term) => Math.max(value, heading[term] ?? 0)),
       );
       for (let start = 0; start < section.sentences.length; start++) {
         const first = covered[start] ?? [];
@@ -176,7 +197,7 @@ export function offlineAnswer(question: string, passages: readonly string[], sco
         // Each question term counts once, where the window covers it best; later sentences less.
         const window = covered.slice(start, start + MAX_SENTENCES);
         let score = 0;
-        for (let term = 0; term < asked.length; term++) {
+        for (let term = 0; term < heading.length; term++) {
           score += Math.max(...window.map((values, offset) => (values[term] ?? 0) * WINDOW_DECAY ** offset));
         }
         score *= rankFactor;
