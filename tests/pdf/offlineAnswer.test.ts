@@ -58,6 +58,14 @@ describe('offlineAnswer', () => {
     expect(offlineAnswer('Was löst Stress aus?', [stress])).toContain('Stressauslöser');
   });
 
+  it('prefers the sentence that has two words of the question in a row', () => {
+    const matrix =
+      'Die Eisenhower-Matrix\n\nWichtiges und Dringendes erledigst du sofort. ' +
+      'Wichtiges, das nicht dringend ist, planst du ein.\n\n' +
+      'Dringendes, das nicht wichtig ist, delegierst du. Was weder wichtig noch dringend ist, streichst du.';
+    expect(offlineAnswer('Was tun mit Dringendem, das nicht wichtig ist?', [matrix])).toMatch(/^Dringendes, das nicht wichtig ist, delegierst du\./u);
+  });
+
   it('weighs passages by the search\'s scores: equal scores count the same, whatever the order', () => {
     const weekend = 'E-Mail\n\nSchalte die Benachrichtigungen am Wochenende aus. Ständige Erreichbarkeit verhindert Erholung.';
     const sleep =

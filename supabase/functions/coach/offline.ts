@@ -124,9 +124,9 @@ function sections(passage: string): Section[] {
 /** Two words of the question in a row ("nicht wichtig") found in a row in the text count this much. */
 const PHRASE_WEIGHT = 0.5;
 
-/** The text's pairs of consecutive words (of three letters or more, stemmed). */
+/** The text's pairs of consecutive words of four letters or more (articles and the like skipped), stemmed. */
 function wordPairs(text: string): Set<string> {
-  const words = text.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((word) => word.length >= 3).map(stem);
+  const words = text.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((word) => word.length >= 4).map(stem);
   const pairs = new Set<string>();
   for (let index = 1; index < words.length; index++) pairs.add(`${words[index - 1] ?? ''} ${words[index] ?? ''}`);
   return pairs;
