@@ -9,7 +9,7 @@ import { personaSystemPrompt } from '../../supabase/functions/_shared/persona';
 import { FALLBACK_ANSWER } from '../../supabase/functions/coach/offline';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
-import { clientAt, startHarness, type Harness } from './harness';
+import { addCompletedDocument, clientAt, startHarness, type Harness } from './harness';
 
 type Message = OpenAI.Chat.ChatCompletionMessageParam;
 
@@ -67,18 +67,6 @@ function post(harness: Harness, path: string, body: unknown, headers: Record<str
     headers: { authorization: `Bearer ${LOCAL_ANON_KEY}`, 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-}
-
-async function addCompletedDocument(harness: Harness, title: string, text: string): Promise<void> {
-  const service = harness.service();
-  const { data, error } = await service
-    .from('documents')
-    .insert({ title, type: 'PDF', url: `${harness.url}/storage/v1/object/public/document-uploads/${title}` })
-    .select('id')
-    .single();
-  if (error) throw error;
-  const ingested = await service.rpc('ingest_document_text', { document_id: data.id, text });
-  if (ingested.error) throw ingested.error;
 }
 
 async function conversation(harness: Harness, id: string) {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
-import { ADMIN, startHarness, type Harness } from './harness';
+import { ADMIN, addCompletedDocument, startHarness, type Harness } from './harness';
 
 const OPENAI_KEY = 'sk-proj-embed-test-key-0123456789abcdef';
 const ALCOHOL = 'Alkohol macht zwar müde, verschlechtert aber die Qualität der zweiten Nachthälfte deutlich.';
@@ -16,18 +16,6 @@ const NAP = 'Ein kurzes Nickerchen am frühen Nachmittag sollte nicht länger al
 let fake: FakeOpenAI;
 let harness: Harness;
 let adminToken: string;
-
-async function addDocument(title: string, text: string): Promise<void> {
-  const service = harness.service();
-  const { data, error } = await service
-    .from('documents')
-    .insert({ title, type: 'PDF', url: `${harness.url}/storage/v1/object/public/document-uploads/${title}` })
-    .select('id')
-    .single();
-  if (error) throw error;
-  const ingested = await service.rpc('ingest_document_text', { document_id: data.id, text });
-  if (ingested.error) throw ingested.error;
-}
 
 /** The knowledge system message the model received, or null when there was none. */
 function knowledgeOf(body: unknown): string | null {
@@ -54,8 +42,8 @@ beforeAll(async () => {
   harness = await startHarness({ functionEnv: { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: fake.url, COACH_RATE_LIMIT: '1000' } });
   const admin = await harness.signedIn(ADMIN.email, ADMIN.password);
   adminToken = (await admin.auth.getSession()).data.session?.access_token ?? '';
-  await addDocument('alkohol.pdf', ALCOHOL);
-  await addDocument('nickerchen.pdf', NAP);
+  await addCompletedDocument(harness, 'alkohol.pdf', ALCOHOL);
+  await addCompletedDocument(harness, 'nickerchen.pdf', NAP);
 });
 
 afterAll(async () => {

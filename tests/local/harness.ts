@@ -101,3 +101,16 @@ export function clientAt(address: string): { fetch: typeof fetch; close: () => P
     });
   return { fetch: at as unknown as typeof fetch, close: () => agent.close() };
 }
+
+/** A document recorded and processed (COMPLETED, passages written) through the service role. */
+export async function addCompletedDocument(harness: Harness, title: string, text: string): Promise<void> {
+  const service = harness.service();
+  const { data, error } = await service
+    .from('documents')
+    .insert({ title, type: 'PDF', url: `${harness.url}/storage/v1/object/public/document-uploads/${title}` })
+    .select('id')
+    .single();
+  if (error) throw error;
+  const ingested = await service.rpc('ingest_document_text', { document_id: data.id, text });
+  if (ingested.error) throw ingested.error;
+}

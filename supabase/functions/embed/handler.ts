@@ -7,10 +7,11 @@
  * settings. Without OPENAI_API_KEY it embeds nothing and says so (`enabled: false`); the search is
  * then full-text only. A failure leaves what was stored stored: the next call goes on.
  */
-import { preflight, withAllowedOrigin } from '../_shared/cors.ts';
+import { refuseUnlessAdmin } from '../_shared/adminOnly.ts';
+import { withAllowedOrigin } from '../_shared/cors.ts';
 import { EMBEDDING_BATCH, EmbeddingError, embeddingProvider, embedTexts, vectorLiteral } from '../_shared/embeddings.ts';
 import { errorResponse, isRecord, json } from '../_shared/http.ts';
-import { callerUser, rpc, serviceFetch, supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
+import { rpc, serviceFetch, supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
 
 /** Passages embedded per call at most, so one call stays well within a function's time limit. */
 export const EMBED_LIMIT = 640;
@@ -76,9 +77,8 @@ export async function handle(request: Request, env: Record<string, string>): Pro
 }
 
 async function respond(request: Request, env: Record<string, string>): Promise<Response> {
-  if (request.method === 'OPTIONS') return preflight(request);
-  const caller = await callerUser(supabaseEnv(env), request);
-  if (!caller?.isAdmin) return errorResponse(403, 'Nur für Administratoren.', 'forbidden');
+  const refused = await refuseUnlessAdmin(request, env);
+  if (refused) return refused;
   if (new URL(request.url).pathname.replace(/\/+$/, '') !== '/embed') return errorResponse(404, 'Not found', 'not_found');
   if (request.method === 'GET') {
     return json(200, { enabled: embeddingProvider(env) !== null, embedded: 0, pending: await pendingCount(supabaseEnv(env)) });

@@ -4,10 +4,11 @@
  * `{ removed }`) and `GET /system-settings/usage` (today's spend against the daily caps). The caller must be a signed-in admin; GoTrue checks the token, so neither the
  * anon key nor a forged token gets through (403).
  */
-import { preflight, withAllowedOrigin } from '../_shared/cors.ts';
+import { refuseUnlessAdmin } from '../_shared/adminOnly.ts';
+import { withAllowedOrigin } from '../_shared/cors.ts';
 import { errorResponse, json } from '../_shared/http.ts';
 import { spendCaps } from '../_shared/guard.ts';
-import { callerUser, rpc, supabaseEnv } from '../_shared/supabase.ts';
+import { rpc, supabaseEnv } from '../_shared/supabase.ts';
 import { clearTtsCache } from '../_shared/ttsCache.ts';
 import { systemSettings } from './providerStatus.ts';
 
@@ -45,10 +46,8 @@ export async function handle(request: Request, env: Record<string, string>): Pro
 }
 
 async function respond(request: Request, env: Record<string, string>): Promise<Response> {
-  if (request.method === 'OPTIONS') return preflight(request);
-  // Checked before routing, so a visitor learns nothing about what exists here.
-  const caller = await callerUser(supabaseEnv(env), request);
-  if (!caller?.isAdmin) return errorResponse(403, 'Nur für Administratoren.', 'forbidden');
+  const refused = await refuseUnlessAdmin(request, env);
+  if (refused) return refused;
 
   const route = routes[new URL(request.url).pathname.replace(/\/+$/, '')];
   if (!route) return errorResponse(404, 'Not found', 'not_found');
