@@ -285,6 +285,10 @@ export type Database = {
         Args: { document_id: string }
         Returns: Database["public"]["Tables"]["documents"]["Row"]
       }
+      count_conversation_message: {
+        Args: { conversation_id?: string }
+        Returns: string
+      }
       ingest_document_text: {
         Args: { document_id: string; text: string }
         Returns: number

@@ -291,6 +291,19 @@ describe('with a language model', () => {
     expect(Number((await adminStats(harness)).activeConversations)).toBeGreaterThanOrEqual(1);
   });
 
+  it('counts every message of a session, also when several arrive at once', async () => {
+    const env = harness.stack.config.functionEnv;
+    env.COACH_CONCURRENT_LIMIT = '100';
+    try {
+      const first = await ask(harness, question('Hallo'));
+      const id = first.headers.get('x-conversation-id') ?? '';
+      await Promise.all(Array.from({ length: 8 }, () => ask(harness, question('Noch eine Frage'), id)));
+      expect((await conversation(harness, id)).message_count).toBe(9);
+    } finally {
+      Reflect.deleteProperty(env, 'COACH_CONCURRENT_LIMIT');
+    }
+  });
+
   it('starts a new conversation for an unknown or malformed conversation id', async () => {
     for (const sent of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       const answer = await ask(harness, question('Hallo'), sent);
