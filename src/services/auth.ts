@@ -5,10 +5,11 @@
  */
 import { AuthInvalidTokenResponseError, isAuthApiError, type Session } from '@supabase/supabase-js';
 import { getSupabase } from './supabase';
+import { catalogue } from '../../supabase/functions/_shared/catalogue';
 
 export const loginMessages = {
-  unexpected: 'Ein unerwarteter Fehler ist bei der Anmeldung aufgetreten',
-  noSession: 'Login failed - no session returned',
+  unexpected: catalogue.loginUnexpected,
+  noSession: catalogue.loginNoSession,
 } as const;
 
 /** A sign-in that failed; `message` is what the login form shows. */

@@ -9,19 +9,20 @@
  */
 import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../types/database';
+import { catalogue } from '../../supabase/functions/_shared/catalogue';
 
 type Client = SupabaseClient<Database>;
 
 export const BUCKET = 'document-uploads';
 
 export const documentMessages = {
-  load: 'Failed to load documents',
-  upload: 'Failed to upload document',
-  delete: 'Failed to delete document',
-  search: 'Failed to search documents',
-  notAuthenticated: 'User not authenticated',
-  notPdf: 'Only PDF files are supported',
-  revert: 'Error removing file',
+  load: catalogue.documentsLoadFailed,
+  upload: catalogue.documentUploadFailed,
+  delete: catalogue.documentDeleteFailed,
+  search: catalogue.documentSearchFailed,
+  notAuthenticated: catalogue.uploadNotAuthenticated,
+  notPdf: catalogue.uploadNotPdf,
+  revert: catalogue.uploadRevertFailed,
 } as const;
 
 /**

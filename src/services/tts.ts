@@ -6,6 +6,7 @@
 import { env } from '../config/env';
 import { functionUrl } from './functionsUrl';
 import type { VoiceSettings } from './voiceConfig';
+import { catalogue } from '../../supabase/functions/_shared/catalogue';
 
 export { PlaybackError } from './audioPlayback';
 
@@ -21,7 +22,7 @@ export class TtsError extends Error {
   }
 }
 
-export const emptyAudioMessage = 'Die API hat keine Audio-Daten zurückgegeben.';
+export const emptyAudioMessage = catalogue.emptyAudio;
 
 export interface SpeechOptions {
   /** Ask the function to cache the audio (the greeting: the same text every time). */
@@ -48,7 +49,7 @@ async function errorOf(response: Response): Promise<TtsError> {
       return new TtsError(error.message, code, response.status);
     }
   }
-  return new TtsError(`API-Fehler: ${response.status}`, 'error', response.status);
+  return new TtsError(catalogue.voiceApiStatus(response.status), 'error', response.status);
 }
 
 let savedVoice: Promise<{ rate: number; pitch: number }> | null = null;

@@ -4,6 +4,7 @@
  * and returns none, so "nothing saved" counts as a failure here.
  */
 import { getSupabase } from './supabase';
+import { catalogue } from '../../supabase/functions/_shared/catalogue';
 
 export interface VoiceSettings {
   stability: number;
@@ -25,8 +26,8 @@ export const defaultVoiceSettings: VoiceSettings = {
 };
 
 export const voiceSaveMessages = {
-  saved: 'Einstellungen erfolgreich gespeichert',
-  failed: 'Fehler beim Speichern der Einstellungen',
+  saved: catalogue.voiceSettingsSaved,
+  failed: catalogue.voiceSettingsSaveFailed,
 } as const;
 
 export class VoiceSaveError extends Error {

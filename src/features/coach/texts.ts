@@ -1,4 +1,5 @@
 import { persona } from '../../config/persona';
+import { catalogue } from '../../../supabase/functions/_shared/catalogue';
 
 /**
  * Every German text of the live coach in one place. The coach speaks German only, so these texts
@@ -36,17 +37,14 @@ export const coachTexts = {
 
   /** The specification's error catalogue, as far as the coach shows it. */
   errors: {
-    noReply:
-      'Entschuldigung, ich konnte dazu gerade keine passende Antwort finden. Kannst du deine Frage vielleicht anders formulieren?',
-    callFailed:
-      'Tut mir leid, ich habe gerade technische Schwierigkeiten. Kannst du es in einem Moment noch einmal versuchen?',
-    processing: 'Es gab ein Problem bei der Verarbeitung.',
-    microphoneDenied: 'Mikrofon-Zugriff verweigert. Bitte erlaube den Zugriff.',
-    noSpeech: 'Keine Sprache erkannt. Bitte sprich deutlicher.',
-    unsupported: 'Browser unterstützt keine Spracherkennung',
-    playback: 'Es gab ein Problem bei der Audiowiedergabe. Lies bitte die Textantwort.',
-    autoplayBlocked:
-      'Die automatische Audiowiedergabe wurde vom Browser blockiert. Bitte erlaube die Audiowiedergabe oder lies die Textantwort.',
+    noReply: catalogue.noReply,
+    callFailed: catalogue.callFailed,
+    processing: catalogue.processingFailed,
+    microphoneDenied: catalogue.microphoneDenied,
+    noSpeech: catalogue.noSpeech,
+    unsupported: catalogue.unsupportedBrowser,
+    playback: catalogue.playbackFailed,
+    autoplayBlocked: catalogue.autoplayBlocked,
   },
 
   /** The hands-free switch beside the voice button. */
