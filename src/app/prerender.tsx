@@ -9,6 +9,8 @@ import { preloadPage } from './pages';
 export { headFor, renderHeadTags } from './head';
 export { prerenderPaths } from '../config/routes';
 export { pageModules } from './pages';
+/** The site's stylesheet as text: scripts/build.ts puts it into every page as a <style> element. */
+export { default as stylesheet } from '../styles.css?inline';
 
 /**
  * The prerender entry (built for Node by scripts/build.ts): renders one path with React Router's
