@@ -1,6 +1,6 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { Router } from '../components/router';
 import { defaultLang, matchPath } from '../config/routes';
 import { activateLanguage } from '../i18n';
 import { languageStore } from '../i18n/language';
@@ -26,9 +26,9 @@ export async function start(): Promise<void> {
   await preloadPage(pathname);
   const app = (
     <StrictMode>
-      <BrowserRouter>
+      <Router>
         <App />
-      </BrowserRouter>
+      </Router>
     </StrictMode>
   );
   // Hydrating inside a transition lets React yield to the browser between components, so the
