@@ -13,8 +13,7 @@ import {
  * load, and nothing else. The pages load no data and the route table is src/config/routes.ts, so
  * this is all the marketing site needs; React Router's declarative mode costs about 14 KB gzip of
  * first-load JavaScript for the same. The admin area, whose features use React Router's hooks,
- * wraps its pages in React Router's own BrowserRouter (loaded with them) and reports its
- * navigations here with `syncLocation()`.
+ * feeds this location to React Router's low-level Router (src/pages/admin/AdminRouter.tsx).
  */
 export interface Location {
   readonly pathname: string;
@@ -74,7 +73,7 @@ function navigate(to: string, options: { replace?: boolean } = {}): void {
   notify(options.replace ? 'replace' : 'push');
 }
 
-/** Another router (the admin area's React Router) changed the URL: render the new location. */
+/** The URL was changed outside this router (e.g. history.replaceState in a test): render it. */
 export function syncLocation(type: NavigationType = 'push'): void {
   notify(type);
 }
