@@ -1,6 +1,6 @@
 /**
- * The entry: about 2 KB that wait until the browser has painted the prerendered HTML, then load
- * the app (React, the router, the words) and hydrate. So the first paint needs the HTML alone,
+ * The entry: 1.5 KB gzip that waits until the browser has painted the prerendered HTML, then loads
+ * the app (React, the router, the words), which hydrates. So the first paint needs the HTML alone,
  * and neither downloading nor evaluating the app competes with it, not even from the cache.
  *
  * The HTML names the modules the page hydrates with (`<meta name="app-modules">`, written by
