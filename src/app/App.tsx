@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../components/router';
 import { Footer } from '../components/layout/Footer';
 import { Header } from '../components/layout/Header';
 import { CookieBanner } from '../features/consent/CookieBanner';

@@ -1,7 +1,7 @@
 import { persona } from '../config/persona';
 import { getHref, matchPath, routes, type Lang, type RouteId } from '../config/routes';
 import { site } from '../config/site';
-import { i18n } from '../i18n';
+import { fixedT } from '../i18n';
 
 export interface HeadData {
   readonly lang: Lang;
@@ -22,7 +22,7 @@ const absolute = (path: string) => `${site.url}${path === '/' ? '/' : path}`;
 export function headFor(pathname: string, lang: Lang): HeadData {
   const match = matchPath(pathname);
   const id: RouteId | 'notFound' = match?.id ?? 'notFound';
-  const t = i18n.getFixedT(lang, 'meta');
+  const t = fixedT(lang, 'meta');
   const vars = { site: site.name, name: persona.name };
   const title = t(`${id}.title`, vars);
   const description = t(`${id}.description`, vars);

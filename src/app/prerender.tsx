@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from 'react-router';
+import { Router } from '../components/router';
 import { preloadIslands } from '../components/island';
 import { loadEverything } from '../i18n';
 import { App } from './App';
@@ -9,10 +9,12 @@ import { preloadPage } from './pages';
 export { headFor, renderHeadTags } from './head';
 export { prerenderPaths } from '../config/routes';
 export { pageModules } from './pages';
+/** The site's stylesheet as text: scripts/build.ts puts it into every page as a <style> element. */
+export { default as stylesheet } from '../styles.css?inline';
 
 /**
- * The prerender entry (built for Node by scripts/build.ts): renders one path with React Router's
- * StaticRouter. Nothing is embedded for hydration: the pages have no data to load, so the browser
+ * The prerender entry (built for Node by scripts/build.ts): renders one path with the site's router
+ * (src/components/router.tsx) fixed at that path. Nothing is embedded for hydration: the pages have no data to load, so the browser
  * rebuilds the same tree from the URL and the HTML stays free of inline scripts.
  */
 export async function render(url: string): Promise<{ html: string }> {
@@ -22,9 +24,9 @@ export async function render(url: string): Promise<{ html: string }> {
   await preloadIslands();
   const html = renderToString(
     <StrictMode>
-      <StaticRouter location={pathname}>
+      <Router location={pathname}>
         <App />
-      </StaticRouter>
+      </Router>
     </StrictMode>,
   );
   return { html };

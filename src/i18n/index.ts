@@ -1,38 +1,41 @@
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import type { FlatNamespace, TFunction } from 'i18next';
 import { defaultLang, languages, type Lang } from '../config/routes';
+import { translate, type Tree } from '../lib/translate';
 
 /**
- * One i18next instance for the browser and the prerenderer. Every namespace of every language is
- * its own small chunk, loaded on demand: a page ships the words of its own language only, and a
- * second language is fetched when the visitor switches to it.
+ * The words of the browser and the prerenderer. Every namespace of every language is its own small
+ * chunk, loaded on demand: a page ships the words of its own language only, and a second language
+ * is fetched when the visitor switches to it. Lookups follow i18next's rules (src/lib/translate.ts)
+ * and are typed by i18next's types, without i18next's code.
  */
-void i18n.use(initReactI18next).init({
-  resources: {},
-  partialBundledLanguages: true,
-  lng: defaultLang,
-  fallbackLng: defaultLang,
-  supportedLngs: [...languages],
-  defaultNS: 'common',
-  ns: ['common'],
-  interpolation: { escapeValue: false },
-  initAsync: false,
-  returnNull: false,
-  // Re-render when a language's words arrive, so a switch shows them as soon as they are there.
-  react: { useSuspense: false, bindI18nStore: 'added' },
-});
-
-const files = import.meta.glob<Record<string, unknown>>('./locales/*/*.json', { import: 'default' });
+const resources: Record<string, Record<string, Tree>> = {};
+const files = import.meta.glob<Tree>('./locales/*/*.json', { import: 'default' });
 
 /** Languages the visitor has used in this page view, and the namespaces the page has asked for. */
 const activeLanguages = new Set<Lang>();
 const wantedNamespaces = new Set<string>(['common']);
 
+/** Components that show words re-render when words arrive (useT subscribes). */
+const listeners = new Set<() => void>();
+let version = 0;
+
+export function subscribeToWords(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function wordsVersion(): number {
+  return version;
+}
+
 async function loadBundle(lang: Lang, ns: string): Promise<void> {
-  if (i18n.hasResourceBundle(lang, ns)) return;
+  if (resources[lang]?.[ns]) return;
   const load = files[`./locales/${lang}/${ns}.json`];
   if (!load) throw new Error(`No translations for ${lang}/${ns}`);
-  i18n.addResourceBundle(lang, ns, await load(), true, false);
+  const words = await load();
+  (resources[lang] ??= {})[ns] = words;
+  version += 1;
+  listeners.forEach((listener) => listener());
 }
 
 /** Makes a language usable: its common words and those of every namespace asked for so far. */
@@ -58,4 +61,13 @@ export async function loadEverything(): Promise<void> {
   await Promise.all(languages.map((lang) => activateLanguage(lang)));
 }
 
-export { i18n };
+/**
+ * The texts of one namespace in one language (German where a text is missing), typed like
+ * i18next's `getFixedT`: keys are checked and `returnObjects` gives the list's or group's type.
+ */
+export function fixedT<N extends FlatNamespace>(lang: Lang, ns: N): TFunction<N> {
+  const fallback: readonly string[] = lang === defaultLang ? [lang] : [lang, defaultLang];
+  const t = (key: string, options?: Record<string, unknown>) => translate(resources, fallback, ns, key, options);
+  // The implementation takes any key; the signature is i18next's, generated from the German texts.
+  return t as unknown as TFunction<N>;
+}

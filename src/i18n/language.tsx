@@ -1,9 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { Namespace } from 'i18next';
+import type { FlatNamespace } from 'i18next';
 import { defaultLang, isLang, matchPath, type Lang } from '../config/routes';
 import { createBrowserStore } from '../lib/browserStore';
-import { activateLanguage, i18n, isLanguageActive } from './index';
+import { activateLanguage, fixedT, isLanguageActive, subscribeToWords, wordsVersion } from './index';
 
 export const LANGUAGE_STORAGE_KEY = 'language';
 export const languageStore = createBrowserStore<Lang>(LANGUAGE_STORAGE_KEY, isLang);
@@ -37,7 +36,6 @@ export function LanguageProvider({ pathname, children }: { pathname: string; chi
     document.documentElement.lang = lang;
     // Usually loaded already (start-up, language switch); otherwise the words arrive and render.
     if (!isLanguageActive(lang)) void activateLanguage(lang);
-    if (i18n.language !== lang) void i18n.changeLanguage(lang);
   }, [lang]);
 
   const choose = useCallback((next: Lang) => languageStore.set(next), []);
@@ -49,8 +47,16 @@ export function useLanguage(): LanguageState {
   return useContext(LanguageContext);
 }
 
-/** useTranslation fixed to the page's language, so rendering never depends on global state. */
-export function useT<N extends Namespace = 'common'>(ns?: N) {
+/**
+ * The texts of a namespace in the page's language, so rendering never depends on global state.
+ * Re-renders when words arrive (a language switch shows them as soon as they are there).
+ */
+export function useT<N extends FlatNamespace = 'common'>(ns?: N) {
   const { lang } = useLanguage();
-  return useTranslation(ns, { lng: lang });
+  // Subscribing is what matters: every component that shows words renders again when words arrive
+  // (t looks them up when called).
+  useSyncExternalStore(subscribeToWords, wordsVersion, wordsVersion);
+  const namespace = (ns ?? 'common') as N;
+  const t = useMemo(() => fixedT(lang, namespace), [lang, namespace]);
+  return { t };
 }

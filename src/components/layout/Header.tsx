@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Link, NavLink, useLocation } from 'react-router';
+import { Link, NavLink, useLocation } from '../router';
 import { getHref, type RouteId } from '../../config/routes';
 import { site } from '../../config/site';
 import { useLanguage, useT } from '../../i18n/language';
@@ -32,7 +32,7 @@ export function Header({ onOpenContact }: { onOpenContact: () => void }) {
 
   const links = navItems.map((item) => (
     <li key={item.id}>
-      <NavLink to={getHref(item.id, lang)} className={navLinkClass} end>
+      <NavLink to={getHref(item.id, lang)} className={navLinkClass}>
         {t(item.label)}
       </NavLink>
     </li>

@@ -2,14 +2,15 @@ import { PageHeader } from '../../components/ui/PageHeader';
 import { Dashboard } from '../../features/admin/Dashboard';
 import { RequireAdmin } from '../../features/admin/RequireAdmin';
 import { useAdminT } from '../../i18n/namespaces/admin';
+import { AdminRouter } from './AdminRouter';
 
 export default function AdminDashboardPage() {
   const { t } = useAdminT();
   // The heading stands while the session is checked too, so the page is never without one.
   return (
-    <>
+    <AdminRouter>
       <PageHeader title={t('dashboard.heading')} lead={t('dashboard.lead')} />
       <RequireAdmin>{(session) => <Dashboard session={session} />}</RequireAdmin>
-    </>
+    </AdminRouter>
   );
 }
