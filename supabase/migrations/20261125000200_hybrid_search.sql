@@ -275,6 +275,74 @@ begin
 
   end if;
 
+  -- Full text alone (no question embedding): the plain query, which plans and runs faster than
+  -- the fused one with an empty vector side (bench:search).
+  if query_embedding is null then
+  return query
+    with scored as (
+      select c.document_id,
+             d.title as document_title,
+             c.ordinal as chunk_ordinal,
+             c.content,
+             d.language,
+             d.created_at as uploaded_at,
+             m.question_weight + 0.5 * m.title_question_weight as question_weight,
+             m.previous_weight + 0.5 * m.title_previous_weight as previous_weight,
+             m.matched,
+             ts_rank_cd(c.fts, candidates, 1 | 32) as density,
+             md5(lower(regexp_replace(c.content, '\s+', ' ', 'g'))) as fingerprint
+        from (
+          -- At most rank_limit candidates are scored (in storage order), so a question whose
+          -- informative terms are all in thousands of passages costs no more than that.
+          select c0.*
+            from public.document_chunks c0
+            join public.documents d0 on d0.id = c0.document_id
+           where c0.fts @@ candidates
+             and d0.status = 'COMPLETED'
+           limit rank_limit
+        ) c
+        join public.documents d on d.id = c.document_id
+        cross join lateral (
+          -- The document's title is context for each of its passages: a term only the title has
+          -- counts half.
+          select coalesce(sum(t.w) filter (where not t.p and t.in_passage), 0) as question_weight,
+                 coalesce(sum(t.w) filter (where t.p and t.in_passage), 0) as previous_weight,
+                 coalesce(sum(t.w) filter (where not t.p and not t.in_passage), 0) as title_question_weight,
+                 coalesce(sum(t.w) filter (where t.p and not t.in_passage), 0) as title_previous_weight,
+                 coalesce(array_agg(t.l order by t.p, t.i) filter (where t.w > 0 and t.in_passage), '{}') as matched
+            from (
+              select u.*, c.fts @@ u.q as in_passage
+                from unnest(lexemes, queries, weights, from_previous) with ordinality as u (l, q, w, p, i)
+               where c.fts @@ u.q or d.title_fts @@ u.q
+            ) t
+        ) m
+    ),
+    ranked as (
+      select s.*,
+             greatest(
+               case when total_question > 0 then s.question_weight / total_question else 0 end,
+               (s.question_weight + 0.5 * s.previous_weight) / total_combined
+             )::real as score
+        from scored s
+    ),
+    passing as (
+      select distinct on (r.fingerprint) r.*
+        from ranked r
+       where r.score >= floor_score
+       order by r.fingerprint, r.score desc, r.uploaded_at desc, r.document_id, r.chunk_ordinal
+    ),
+    preferred as (
+      select p.*, bool_or(p.language = 'de') over () as any_german
+        from passing p
+    )
+    select p.document_id, p.document_title, p.chunk_ordinal, p.content, p.score, p.matched, p.language
+      from preferred p
+     where p.language = 'de' or not p.any_german
+     order by p.score desc, p.density desc, p.document_id, p.chunk_ordinal
+     limit wanted;
+    return;
+  end if;
+
   return query
     with scored as (
       select c.document_id,
