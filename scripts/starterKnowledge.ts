@@ -17,13 +17,22 @@ import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
 import { configFromEnv, loadEnvFiles, LOCAL_SERVICE_ROLE_KEY, repoRoot, type LocalStackConfig } from '../supabase/local/config';
+import { BUCKET } from '../src/services/documentLifecycle';
 import { extractTextWith } from '../src/services/pdfTextExtraction';
 import type { Database } from '../src/types/database';
 
 export const starterDir = join(repoRoot, 'supabase', 'starter');
 export const MARKER_FILE = 'starter-knowledge-added';
-/** The admin's uploads bucket (src/services/documents.ts), where the starter files go too. */
-const BUCKET = 'document-uploads';
+
+/** Where a starter document's PDF is stored in the admin's uploads bucket. */
+export const starterStoragePath = (file: string): string => `starter/${file}.pdf`;
+
+function serviceClient(url: string) {
+  return createClient<Database>(url, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+  });
+}
 
 /** The starter documents: the PDF in supabase/starter and the title the admin sees. */
 export const starterDocuments = [
@@ -49,14 +58,11 @@ export async function addStarterKnowledge(
   const marker = config.dataDir === null ? null : join(config.dataDir, MARKER_FILE);
   if (marker !== null && existsSync(marker)) return { skipped: 'already added' };
 
-  const supabase = createClient<Database>(url, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
-  });
+  const supabase = serviceClient(url);
   const added: string[] = [];
   for (const document of starterDocuments) {
     const bytes = new Uint8Array(readFileSync(join(starterDir, `${document.file}.pdf`)));
-    const storagePath = `starter/${document.file}.pdf`;
+    const storagePath = starterStoragePath(document.file);
     const stored = await supabase.storage.from(BUCKET).upload(storagePath, bytes, { contentType: 'application/pdf' });
     if (stored.error) throw new Error(`Storing ${document.file}.pdf failed: ${stored.error.message}`);
     const row = await supabase
@@ -82,6 +88,16 @@ export async function addStarterKnowledge(
   }
   if (marker !== null) writeFileSync(marker, `${new Date().toISOString()}\n${added.join('\n')}\n`);
   return { added };
+}
+
+/** Removes the starter documents again: rows through the Data API, files through the Storage API. */
+export async function removeStarterKnowledge(url: string): Promise<void> {
+  const supabase = serviceClient(url);
+  const paths = starterDocuments.map((document) => starterStoragePath(document.file));
+  const { error } = await supabase.from('documents').delete().in('storage_path', paths);
+  if (error) throw new Error(error.message);
+  const removed = await supabase.storage.from(BUCKET).remove(paths);
+  if (removed.error) throw new Error(removed.error.message);
 }
 
 /** For `npm start` and `npm run dev`: adds the starter knowledge after the stack started, and says so. */

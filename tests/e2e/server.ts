@@ -12,15 +12,13 @@ import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { clientOnlyPrefixes } from '../../src/config/routes';
-import { configFromEnv, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
+import { configFromEnv } from '../../supabase/local/config';
 import { startLocalStack } from '../../supabase/local/server';
 import { createStaticServer } from '../../scripts/staticServer';
 import { startFakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { startFakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { e2eEnv, functionEnvFor } from './env';
-import { createClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
-import { addStarterKnowledge, starterDocuments } from '../../scripts/starterKnowledge';
+import { addStarterKnowledge, removeStarterKnowledge } from '../../scripts/starterKnowledge';
 
 const dir = resolve(import.meta.dirname, '..', '..', process.env.DIST_DIR ?? 'dist');
 if (!existsSync(join(dir, 'index.html'))) {
@@ -34,19 +32,6 @@ const elevenLabs = await startFakeElevenLabs({ port: e2eEnv.fakeElevenLabsPort, 
 const defaults = functionEnvFor(openai.url, elevenLabs.url);
 const config = { ...configFromEnv({ SUPABASE_LOCAL_PORT: String(e2eEnv.stackPort) }), dataDir: null, functionEnv: { ...defaults } };
 const stack = await startLocalStack(config);
-
-/** Removes the starter documents again (rows through the Data API, files through the Storage API). */
-async function removeStarterKnowledge(): Promise<void> {
-  const service = createClient(stack.url, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
-  });
-  const paths = starterDocuments.map((document) => `starter/${document.file}.pdf`);
-  const { error } = await service.from('documents').delete().in('storage_path', paths);
-  if (error) throw new Error(error.message);
-  const removed = await service.storage.from('document-uploads').remove(paths);
-  if (removed.error) throw new Error(removed.error.message);
-}
 
 // The functions host reads config.functionEnv on every request, so changing it here takes effect at once.
 const control = createServer((request, response) => {
@@ -62,7 +47,7 @@ const control = createServer((request, response) => {
       return;
     }
     if (request.method === 'POST' && request.url === '/starter/remove') {
-      void removeStarterKnowledge().then(
+      void removeStarterKnowledge(stack.url).then(
         () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
         (error: unknown) => response.writeHead(500).end(String(error)),
       );
