@@ -89,6 +89,9 @@ async function main() {
   // download competes with the first paint (and no inline script is needed to carry the list).
   const preloadTags = (id: string, lang: string) => {
     const page = ssr.pageModules[id];
+    if (page && !manifest[`src/pages/${page.file}`]) {
+      throw new Error(`src/app/pages.tsx names src/pages/${page.file} for ${id}, which the build did not produce.`);
+    }
     const keys = [
       'src/app/boot.tsx',
       `src/pages/${page?.file ?? ''}`,

@@ -7,44 +7,114 @@ import NotFoundPage from '../pages/NotFoundPage';
 type PageModule = () => Promise<{ default: ComponentType }>;
 
 /**
- * Every route's page module (relative to src/pages) and the translation namespaces it shows; the
- * typecheck makes the table complete. The namespaces load with the page, in the active language.
+ * Every route's page module and the translation namespaces it shows; the typecheck makes the table
+ * complete and fails when a page is renamed or moved (each loader is a typed `import()`, its own
+ * chunk, loaded when the route is visited). `file` names the same module for the build, which
+ * looks up the page's chunks in Vite's manifest and fails when it finds none (scripts/build.ts).
+ * The namespaces load with the page, in the active language.
  */
-export const pageModules: Record<RouteId, { file: string; namespaces: readonly FlatNamespace[] }> = {
-  home: { file: 'marketing/HomePage.tsx', namespaces: [] },
-  products: { file: 'marketing/ProductsPage.tsx', namespaces: ['overview'] },
-  features: { file: 'marketing/FeaturesPage.tsx', namespaces: ['features'] },
-  demo: { file: 'marketing/DemoPage.tsx', namespaces: ['demo'] },
-  solutions: { file: 'marketing/SolutionsPage.tsx', namespaces: ['solutions'] },
-  pricing: { file: 'marketing/PricingPage.tsx', namespaces: ['pricing'] },
-  coachPlans: { file: 'marketing/CoachPlansPage.tsx', namespaces: ['coachPlans'] },
-  contactCenter: { file: 'marketing/ContactCenterPage.tsx', namespaces: ['contactCenter'] },
-  hotlines: { file: 'marketing/HotlinesPage.tsx', namespaces: ['hotlines'] },
-  secretary: { file: 'marketing/SecretaryPage.tsx', namespaces: ['secretary'] },
-  mentalCoaches: { file: 'marketing/MentalCoachesPage.tsx', namespaces: ['mentalCoaches'] },
-  liveCoach: { file: 'coach/LiveCoachPage.tsx', namespaces: [] },
-  about: { file: 'marketing/AboutPage.tsx', namespaces: ['about'] },
-  contact: { file: 'marketing/ContactPage.tsx', namespaces: ['contactPage'] },
-  imprint: { file: 'legal/ImprintPage.tsx', namespaces: ['imprint'] },
-  privacy: { file: 'legal/PrivacyPage.tsx', namespaces: ['privacy'] },
-  transparency: { file: 'legal/TransparencyPage.tsx', namespaces: ['transparency'] },
-  adminLogin: { file: 'admin/AdminLoginPage.tsx', namespaces: ['admin'] },
-  adminDashboard: { file: 'admin/AdminDashboardPage.tsx', namespaces: ['admin'] },
+export const pageModules: Record<RouteId, { load: PageModule; file: string; namespaces: readonly FlatNamespace[] }> = {
+  home: {
+    load: () => import('../pages/marketing/HomePage'),
+    file: 'marketing/HomePage.tsx',
+    namespaces: [],
+  },
+  products: {
+    load: () => import('../pages/marketing/ProductsPage'),
+    file: 'marketing/ProductsPage.tsx',
+    namespaces: ['overview'],
+  },
+  features: {
+    load: () => import('../pages/marketing/FeaturesPage'),
+    file: 'marketing/FeaturesPage.tsx',
+    namespaces: ['features'],
+  },
+  demo: {
+    load: () => import('../pages/marketing/DemoPage'),
+    file: 'marketing/DemoPage.tsx',
+    namespaces: ['demo'],
+  },
+  solutions: {
+    load: () => import('../pages/marketing/SolutionsPage'),
+    file: 'marketing/SolutionsPage.tsx',
+    namespaces: ['solutions'],
+  },
+  pricing: {
+    load: () => import('../pages/marketing/PricingPage'),
+    file: 'marketing/PricingPage.tsx',
+    namespaces: ['pricing'],
+  },
+  coachPlans: {
+    load: () => import('../pages/marketing/CoachPlansPage'),
+    file: 'marketing/CoachPlansPage.tsx',
+    namespaces: ['coachPlans'],
+  },
+  contactCenter: {
+    load: () => import('../pages/marketing/ContactCenterPage'),
+    file: 'marketing/ContactCenterPage.tsx',
+    namespaces: ['contactCenter'],
+  },
+  hotlines: {
+    load: () => import('../pages/marketing/HotlinesPage'),
+    file: 'marketing/HotlinesPage.tsx',
+    namespaces: ['hotlines'],
+  },
+  secretary: {
+    load: () => import('../pages/marketing/SecretaryPage'),
+    file: 'marketing/SecretaryPage.tsx',
+    namespaces: ['secretary'],
+  },
+  mentalCoaches: {
+    load: () => import('../pages/marketing/MentalCoachesPage'),
+    file: 'marketing/MentalCoachesPage.tsx',
+    namespaces: ['mentalCoaches'],
+  },
+  liveCoach: {
+    load: () => import('../pages/coach/LiveCoachPage'),
+    file: 'coach/LiveCoachPage.tsx',
+    namespaces: [],
+  },
+  about: {
+    load: () => import('../pages/marketing/AboutPage'),
+    file: 'marketing/AboutPage.tsx',
+    namespaces: ['about'],
+  },
+  contact: {
+    load: () => import('../pages/marketing/ContactPage'),
+    file: 'marketing/ContactPage.tsx',
+    namespaces: ['contactPage'],
+  },
+  imprint: {
+    load: () => import('../pages/legal/ImprintPage'),
+    file: 'legal/ImprintPage.tsx',
+    namespaces: ['imprint'],
+  },
+  privacy: {
+    load: () => import('../pages/legal/PrivacyPage'),
+    file: 'legal/PrivacyPage.tsx',
+    namespaces: ['privacy'],
+  },
+  transparency: {
+    load: () => import('../pages/legal/TransparencyPage'),
+    file: 'legal/TransparencyPage.tsx',
+    namespaces: ['transparency'],
+  },
+  adminLogin: {
+    load: () => import('../pages/admin/AdminLoginPage'),
+    file: 'admin/AdminLoginPage.tsx',
+    namespaces: ['admin'],
+  },
+  adminDashboard: {
+    load: () => import('../pages/admin/AdminDashboardPage'),
+    file: 'admin/AdminDashboardPage.tsx',
+    namespaces: ['admin'],
+  },
 };
-
-// Each page is its own chunk, loaded when its route is visited.
-const modules = import.meta.glob<{ default: ComponentType }>('../pages/*/*Page.tsx');
-
-function loaderOf(id: RouteId): PageModule {
-  const load = modules[`../pages/${pageModules[id].file}`];
-  if (!load) throw new Error(`No page module at src/pages/${pageModules[id].file}`);
-  return load;
-}
 
 const loaded: Partial<Record<RouteId, ComponentType>> = {};
 
 async function load(id: RouteId): Promise<{ default: ComponentType }> {
-  const [module] = await Promise.all([loaderOf(id)(), loadNamespaces(pageModules[id].namespaces)]);
+  const [module] = await Promise.all([pageModules[id].load(), loadNamespaces(pageModules[id].namespaces)]);
   loaded[id] = module.default;
   return module;
 }

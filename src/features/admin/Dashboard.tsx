@@ -3,7 +3,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { buttonClass } from '../../components/ui/buttonStyles';
-import { useAdminT } from '../../i18n/namespaces/admin';
+import { useT } from '../../i18n/language';
 import { signOut } from '../../services/auth';
 import { StatsCards } from './StatsCards';
 import { VoiceSettingsPanel } from './voice/VoiceSettingsPanel';
@@ -21,7 +21,7 @@ const tabClass =
 
 /** The Master Admin Dashboard: counters and three tabs; the chosen tab lives in the URL (?tab=). */
 export function Dashboard({ session }: { session: Session }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: TabId = isTabId(requested) ? requested : 'voice';

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { buttonClass } from '../../components/ui/buttonStyles';
 import { getHref } from '../../config/routes';
 import { fieldText } from '../../lib/formData';
-import { useAdminT } from '../../i18n/namespaces/admin';
+import { useT } from '../../i18n/language';
 import { LoginError, NotAdminError, loginMessages, signInAsAdmin } from '../../services/auth';
 import { Notice } from './Notice';
 import { takeReturnPath } from './returnPath';
@@ -30,7 +30,7 @@ const inputClass =
  * box above the form). The browser's own validation checks the required fields and the e-mail format.
  */
 export function LoginForm() {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

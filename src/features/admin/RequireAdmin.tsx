@@ -2,7 +2,7 @@ import type { Session } from '@supabase/supabase-js';
 import { useEffect, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { getHref } from '../../config/routes';
-import { useAdminT } from '../../i18n/namespaces/admin';
+import { useT } from '../../i18n/language';
 import { rememberReturnPath } from './returnPath';
 import { useAdminSession } from './useAdminSession';
 
@@ -13,7 +13,7 @@ import { useAdminSession } from './useAdminSession';
  */
 export function RequireAdmin({ children }: { children: (session: Session) => ReactNode }) {
   const state = useAdminSession();
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const navigate = useNavigate();
   const location = useLocation();
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Card } from '../../components/ui/Card';
 import { formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/language';
-import { useAdminT } from '../../i18n/namespaces/admin';
+import { useT } from '../../i18n/language';
 import { fetchStats, type DashboardStats } from '../../services/stats';
 
 /** How often the counters refresh while the dashboard is open. */
@@ -25,7 +25,7 @@ function Stat({ label, value, note, extra }: { label: string; value: string; not
  * (e.g. a document finished processing).
  */
 export function StatsCards({ refreshKey }: { refreshKey: number }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const { lang } = useLanguage();
   const [stats, setStats] = useState<DashboardStats | null>(null);
 

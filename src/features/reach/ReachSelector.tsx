@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useLanguage } from '../../i18n/language';
-import { useCoachPlansT } from '../../i18n/namespaces/coachPlans';
+import { useT } from '../../i18n/language';
 import { useReach } from './ReachContext';
 import { formatMultiplier, reachOptions } from './reachOptions';
 
@@ -10,7 +10,7 @@ import { formatMultiplier, reachOptions } from './reachOptions';
  * described by its coverage, description and factor.
  */
 export function ReachSelector() {
-  const { t } = useCoachPlansT();
+  const { t } = useT('coachPlans');
   const { lang } = useLanguage();
   const { selected, choose } = useReach();
   const baseId = useId();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useLanguage } from '../../i18n/language';
-import { useRoiT } from '../../i18n/namespaces/roi';
+import { useT } from '../../i18n/language';
 import { formatEuro, formatNumber } from '../../lib/format';
 import {
   hotlineRoi,
@@ -31,7 +31,7 @@ function useSliderValues<K extends string>(specs: Record<K, SliderSpec>) {
 
 /** Solutions page: what 30 % fewer sick days save a year. */
 export function SolutionsRoiCalculator() {
-  const { t } = useRoiT();
+  const { t } = useT('roi');
   const { lang } = useLanguage();
   const { values, bind } = useSliderValues(solutionsSliders);
   return (
@@ -51,7 +51,7 @@ export function SolutionsRoiCalculator() {
 
 /** AI Hotlines: today's monthly call cost and the 40 % saved. */
 export function HotlineRoiCalculator() {
-  const { t } = useRoiT();
+  const { t } = useT('roi');
   const { lang } = useLanguage();
   const { values, bind } = useSliderValues(hotlineSliders);
   const roi = hotlineRoi(values);
@@ -76,7 +76,7 @@ export function HotlineRoiCalculator() {
 
 /** AI Secretary: today's monthly handling cost and the 70 % saving. */
 export function SecretaryRoiCalculator() {
-  const { t } = useRoiT();
+  const { t } = useT('roi');
   const { lang } = useLanguage();
   const { values, bind } = useSliderValues(secretarySliders);
   const roi = secretaryRoi(values);

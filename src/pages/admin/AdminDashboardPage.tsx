@@ -1,11 +1,11 @@
 import { PageHeader } from '../../components/ui/PageHeader';
 import { Dashboard } from '../../features/admin/Dashboard';
 import { RequireAdmin } from '../../features/admin/RequireAdmin';
-import { useAdminT } from '../../i18n/namespaces/admin';
+import { useT } from '../../i18n/language';
 import { AdminRouter } from './AdminRouter';
 
 export default function AdminDashboardPage() {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   // The heading stands while the session is checked too, so the page is never without one.
   return (
     <AdminRouter>

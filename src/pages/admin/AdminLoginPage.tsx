@@ -1,10 +1,10 @@
 import { PageHeader } from '../../components/ui/PageHeader';
 import { LoginForm } from '../../features/admin/LoginForm';
-import { useAdminT } from '../../i18n/namespaces/admin';
+import { useT } from '../../i18n/language';
 import { AdminRouter } from './AdminRouter';
 
 export default function AdminLoginPage() {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   return (
     <AdminRouter>
       <PageHeader title={t('login.heading')} lead={t('login.lead')} />

@@ -2,11 +2,11 @@ import { CompanyAddress } from '../../components/ui/CompanyAddress';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { company } from '../../config/company';
-import { useImprintT } from '../../i18n/namespaces/imprint';
+import { useT } from '../../i18n/language';
 import { LegalContactFacts, LegalDocument, LegalFacts } from './LegalSections';
 
 export default function ImprintPage() {
-  const { t } = useImprintT();
+  const { t } = useT('imprint');
   return (
     <>
       <PageHeader title={t('heading')} lead={t('lead')} />

@@ -4,14 +4,14 @@ import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { company } from '../../config/company';
 import { persona } from '../../config/persona';
 import { site } from '../../config/site';
-import { usePrivacyT } from '../../i18n/namespaces/privacy';
+import { useT } from '../../i18n/language';
 import { LegalBlocks, LegalContactFacts, LegalDocument, LegalNote } from './LegalSections';
 
 /** Values the policy's texts name: the controller, the contact address and the coach's name. */
 const values = { returnObjects: true, company: company.legalName, email: site.contactEmail, name: persona.name } as const;
 
 export default function PrivacyPage() {
-  const { t } = usePrivacyT();
+  const { t } = useT('privacy');
   return (
     <>
       <PageHeader title={t('heading')} lead={t('lead')} />

@@ -2,14 +2,14 @@ import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { persona } from '../../config/persona';
 import { site } from '../../config/site';
-import { useTransparencyT } from '../../i18n/namespaces/transparency';
+import { useT } from '../../i18n/language';
 import { LegalBlocks, LegalDocument, LegalFactCard, LegalPageLink, LegalText } from './LegalSections';
 
 /** Values the statement's texts name: the contact address and the coach's name. */
 const values = { returnObjects: true, email: site.contactEmail, name: persona.name } as const;
 
 export default function TransparencyPage() {
-  const { t } = useTransparencyT();
+  const { t } = useT('transparency');
   const labels = t('sections.aiSystems.labels', values);
   return (
     <>

@@ -9,10 +9,10 @@ import { company } from '../../config/company';
 import { getHref } from '../../config/routes';
 import { site } from '../../config/site';
 import { useLanguage } from '../../i18n/language';
-import { useAboutT } from '../../i18n/namespaces/about';
+import { useT } from '../../i18n/language';
 
 export default function AboutPage() {
-  const { t } = useAboutT();
+  const { t } = useT('about');
   const { lang } = useLanguage();
   const partners = [
     { name: company.legalName, city: company.city, role: t('joint.company', { name: company.legalName }) },

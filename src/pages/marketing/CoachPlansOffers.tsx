@@ -1,12 +1,12 @@
 import { useReach } from '../../features/reach/ReachContext';
-import { useCoachPlansT } from '../../i18n/namespaces/coachPlans';
+import { useT } from '../../i18n/language';
 import { PlanCards } from './PricingPlanCard';
 
 const plans = ['portal', 'whiteLabel'] as const;
 
 /** The two coach plans; an enquiry names the plan and the reach the visitor has chosen. */
 export function CoachPlanCards() {
-  const { t } = useCoachPlansT();
+  const { t } = useT('coachPlans');
   const { selected } = useReach();
   const reach = t(`reach.options.${selected.id}.name`);
   return (

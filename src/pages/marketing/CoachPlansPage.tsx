@@ -7,7 +7,7 @@ import { Section } from '../../components/ui/Section';
 import { persona } from '../../config/persona';
 import { ReachProvider } from '../../features/reach/ReachContext';
 import { ReachSelector } from '../../features/reach/ReachSelector';
-import { useCoachPlansT } from '../../i18n/namespaces/coachPlans';
+import { useT } from '../../i18n/language';
 import { CoachPlanCards } from './CoachPlansOffers';
 
 /** Which plan has which feature: Portal, White-Label Solution. */
@@ -23,7 +23,7 @@ const comparison = [
 ] as const;
 
 export default function CoachPlansPage() {
-  const { t } = useCoachPlansT();
+  const { t } = useT('coachPlans');
   const faq = t('faq.items', { returnObjects: true, name: persona.name });
   const onRequest = t('comparison.onRequest');
   return (

@@ -2,7 +2,7 @@ import { StepList } from '../../components/ui/StepList';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
-import { useContactCenterT } from '../../i18n/namespaces/contactCenter';
+import { useT } from '../../i18n/language';
 import {
   ProductActions,
   ProductBenefits,
@@ -16,7 +16,7 @@ import {
 const product = 'AI Contact Center';
 
 export default function ContactCenterPage() {
-  const { t } = useContactCenterT();
+  const { t } = useT('contactCenter');
   return (
     <>
       <PageHeader title={t('heading')} lead={t('lead')}>

@@ -7,7 +7,7 @@ import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
 import { site } from '../../config/site';
 import { useContact } from '../../features/contact/ContactContext';
-import { useContactPageT } from '../../i18n/namespaces/contactPage';
+import { useT } from '../../i18n/language';
 
 const linkClass = 'break-all text-brand-800 underline underline-offset-4 hover:text-brand-900';
 
@@ -16,7 +16,7 @@ const linkClass = 'break-all text-brand-800 underline underline-offset-4 hover:t
  * keeps a button to open it again next to the other ways to reach us.
  */
 export default function ContactPage() {
-  const { t } = useContactPageT();
+  const { t } = useT('contactPage');
   const contact = useContact();
   const { open } = contact;
 

@@ -8,11 +8,11 @@ import { Section } from '../../components/ui/Section';
 import { persona } from '../../config/persona';
 import { getHref } from '../../config/routes';
 import { useLanguage } from '../../i18n/language';
-import { useDemoT } from '../../i18n/namespaces/demo';
+import { useT } from '../../i18n/language';
 import { StepList } from '../../components/ui/StepList';
 
 export default function DemoPage() {
-  const { t } = useDemoT();
+  const { t } = useT('demo');
   const { lang } = useLanguage();
   return (
     <>

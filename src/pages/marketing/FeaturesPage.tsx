@@ -4,10 +4,10 @@ import { CheckList, FeatureCard } from '../../components/ui/Card';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
-import { useFeaturesT } from '../../i18n/namespaces/features';
+import { useT } from '../../i18n/language';
 
 export default function FeaturesPage() {
-  const { t } = useFeaturesT();
+  const { t } = useT('features');
   const categories = t('categories', { returnObjects: true });
   return (
     <>

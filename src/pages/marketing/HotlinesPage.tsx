@@ -2,7 +2,7 @@ import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
 import { HotlineRoi } from '../../features/roi/islands';
-import { useHotlinesT } from '../../i18n/namespaces/hotlines';
+import { useT } from '../../i18n/language';
 import {
   ProductActions,
   ProductCalculator,
@@ -16,7 +16,7 @@ import {
 const product = 'AI Hotlines';
 
 export default function HotlinesPage() {
-  const { t } = useHotlinesT();
+  const { t } = useT('hotlines');
   return (
     <>
       <PageHeader title={t('heading')} lead={t('lead')}>

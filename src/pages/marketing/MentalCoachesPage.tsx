@@ -8,13 +8,13 @@ import { Section } from '../../components/ui/Section';
 import { persona } from '../../config/persona';
 import { getHref } from '../../config/routes';
 import { useLanguage } from '../../i18n/language';
-import { useMentalCoachesT } from '../../i18n/namespaces/mentalCoaches';
+import { useT } from '../../i18n/language';
 import { StepList } from '../../components/ui/StepList';
 
 const audiences = ['forCoaches', 'forClients'] as const;
 
 export default function MentalCoachesPage() {
-  const { t } = useMentalCoachesT();
+  const { t } = useT('mentalCoaches');
   const { lang } = useLanguage();
   return (
     <>

@@ -6,7 +6,7 @@ import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
 import { site } from '../../config/site';
-import { usePricingT } from '../../i18n/namespaces/pricing';
+import { useT } from '../../i18n/language';
 import { PlanCards } from './PricingPlanCard';
 
 const plans = ['basic', 'professional'] as const;
@@ -34,7 +34,7 @@ const ways: readonly { key: 'phone' | 'email' | 'booking'; action: ReactNode }[]
 ];
 
 export default function PricingPage() {
-  const { t } = usePricingT();
+  const { t } = useT('pricing');
   return (
     <>
       <PageHeader title={t('heading')} lead={t('lead')}>

@@ -2,7 +2,7 @@ import { BookingLink } from '../../components/ui/BookingLink';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
-import { useOverviewT } from '../../i18n/namespaces/overview';
+import { useT } from '../../i18n/language';
 import { ProductCard } from './ProductsCard';
 
 /** Every product page (and the live coach), grouped as a visitor looks for them. */
@@ -13,7 +13,7 @@ const groups = [
 ] as const;
 
 export default function ProductsPage() {
-  const { t } = useOverviewT();
+  const { t } = useT('overview');
   return (
     <>
       <PageHeader title={t('heading')} lead={t('lead')}>

@@ -2,7 +2,7 @@ import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
 import { SecretaryRoi } from '../../features/roi/islands';
-import { useSecretaryT } from '../../i18n/namespaces/secretary';
+import { useT } from '../../i18n/language';
 import {
   ProductActions,
   ProductCalculator,
@@ -16,7 +16,7 @@ import {
 const product = 'AI Secretary';
 
 export default function SecretaryPage() {
-  const { t } = useSecretaryT();
+  const { t } = useT('secretary');
   return (
     <>
       <PageHeader title={t('heading')} lead={t('lead')}>

@@ -5,13 +5,13 @@ import { PageHeader } from '../../components/ui/PageHeader';
 import { RelatedLinks } from '../../components/ui/RelatedLinks';
 import { Section } from '../../components/ui/Section';
 import { SolutionsRoi } from '../../features/roi/islands';
-import { useSolutionsT } from '../../i18n/namespaces/solutions';
+import { useT } from '../../i18n/language';
 import { SuccessStory } from './SolutionsSuccessStory';
 
 const offers = ['mentalHealth', 'communication'] as const;
 
 export default function SolutionsPage() {
-  const { t } = useSolutionsT();
+  const { t } = useT('solutions');
   return (
     <>
       <PageHeader title={t('heading')} lead={t('lead')}>

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { buttonClass } from '../../../components/ui/buttonStyles';
 import { formatFileSize, formatGermanDateTime } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/language';
-import { useAdminT } from '../../../i18n/namespaces/admin';
+import { useT } from '../../../i18n/language';
 import { deleteDocument, DocumentError, PROCESSING_STUCK_AFTER_MS, type DocumentItem } from '../../../services/documents';
 import { Notice } from '../Notice';
 import { ConfirmDialog, PanelSection } from '../Panel';
@@ -14,7 +14,7 @@ import { usePhaseClock, useProcessingHere, type DocumentsState } from './useDocu
 const STUCK_MINUTES = PROCESSING_STUCK_AFTER_MS / 60_000;
 
 function StatusBadge({ document, phase }: { document: DocumentItem; phase: DocumentPhase }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const tooltipId = useId();
   const label = t(`knowledge.status.${document.status}`);
   if (phase === 'stuck' || phase === 'deleting' || phase === 'deleteIncomplete') {
@@ -67,7 +67,7 @@ function DeleteButton({
   onDeleted: (id: string) => void;
   onStateChange: (state: DeleteState) => void;
 }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -116,7 +116,7 @@ function DeleteButton({
  * shows next to the button in the page's language; the document itself then keeps its state.
  */
 function ReprocessButton({ document }: { document: DocumentItem }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -158,7 +158,7 @@ function ReprocessButton({ document }: { document: DocumentItem }) {
 }
 
 function DocumentRow({ document, now, processingHere, onDeleted }: { document: DocumentItem; now: number; processingHere: boolean; onDeleted: (id: string) => void }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const { lang } = useLanguage();
   const [deleteState, setDeleteState] = useState<DeleteState>('idle');
   const phase = documentPhase(document, now, {
@@ -187,7 +187,7 @@ function DocumentRow({ document, now, processingHere, onDeleted }: { document: D
 
 /** 'Dokumentenverwaltung': every document with size, status and upload time, newest first, live. */
 export function DocumentList({ state }: { state: DocumentsState }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const { documents, loading, error, live, forget } = state;
   const now = usePhaseClock(documents);
   const processingHere = useProcessingHere();

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { buttonClass } from '../../../components/ui/buttonStyles';
-import { useAdminT } from '../../../i18n/namespaces/admin';
+import { useT } from '../../../i18n/language';
 import { fieldText } from '../../../lib/formData';
 import { searchKnowledge, type KnowledgePassage } from '../../../services/knowledge';
 import { Notice } from '../Notice';
@@ -8,7 +8,7 @@ import { PanelSection } from '../Panel';
 
 /** A question in, the passages the coach would be given out (the same search the coach function runs). */
 export function KnowledgeSearch() {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const inputId = useId();
   const [busy, setBusy] = useState(false);
   const [results, setResults] = useState<KnowledgePassage[] | null>(null);

@@ -5,7 +5,7 @@ import { useMemo, useRef, useState } from 'react';
 import { FilePond, FileStatus, registerPlugin } from 'react-filepond';
 import { useNavigate } from 'react-router';
 import { getHref } from '../../../config/routes';
-import { useAdminT } from '../../../i18n/namespaces/admin';
+import { useT } from '../../../i18n/language';
 import { DocumentError, documentMessages, revertUpload } from '../../../services/documents';
 import { Notice } from '../Notice';
 import { PanelSection } from '../Panel';
@@ -32,7 +32,7 @@ interface FileProblem {
  * in the widget and in the list under it.
  */
 export function UploadArea() {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const navigate = useNavigate();
   const [tooMany, setTooMany] = useState(false);
   const [problems, setProblems] = useState<FileProblem[]>([]);

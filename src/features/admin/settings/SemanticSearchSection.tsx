@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLanguage } from '../../../i18n/language';
-import { useAdminT } from '../../../i18n/namespaces/admin';
+import { useT } from '../../../i18n/language';
 import { formatNumber } from '../../../lib/format';
 import { embedPendingPassages, fetchEmbeddingStatus, type EmbeddingStatus } from '../../../services/embeddings';
 import { Notice, type NoticeTone } from '../Notice';
@@ -12,7 +12,7 @@ import { buttonClass } from '../../../components/ui/buttonStyles';
  * documents processed before the key was set, or whose embedding failed after the upload.
  */
 export function SemanticSearchSection({ token }: { token: string }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const { lang } = useLanguage();
   const [status, setStatus] = useState<EmbeddingStatus | null>(null);
   const [failed, setFailed] = useState(false);

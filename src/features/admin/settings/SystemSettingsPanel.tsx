@@ -1,6 +1,6 @@
 import type { Session } from '@supabase/supabase-js';
 import { useEffect, useId, useState } from 'react';
-import { useAdminT } from '../../../i18n/namespaces/admin';
+import { useT } from '../../../i18n/language';
 import { clearVoiceCache, fetchProviderKeys, type KeyStatus, type ProviderKeys } from '../../../services/systemSettings';
 import { Notice, type NoticeTone } from '../Notice';
 import { ConfirmDialog, PanelSection, dangerButton } from '../Panel';
@@ -8,7 +8,7 @@ import { SemanticSearchSection } from './SemanticSearchSection';
 import { UsageSection } from './UsageSection';
 
 function KeyField({ label, status, fallback }: { label: string; status: KeyStatus | undefined; fallback: string }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const id = useId();
   const value = status === undefined ? fallback : status.configured && status.masked ? status.masked : t('settings.notConfigured');
   return (
@@ -31,7 +31,7 @@ function KeyField({ label, status, fallback }: { label: string; status: KeyStatu
 
 /** Systemeinstellungen: whether the provider keys are set (masked), and 'Cache leeren'. */
 export function SystemSettingsPanel({ session }: { session: Session }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const [keys, setKeys] = useState<ProviderKeys | null>(null);
   const [keysFailed, setKeysFailed] = useState(false);
   const [confirming, setConfirming] = useState(false);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLanguage } from '../../../i18n/language';
-import { useAdminT } from '../../../i18n/namespaces/admin';
+import { useT } from '../../../i18n/language';
 import { formatNumber } from '../../../lib/format';
 import { fetchUsage, type Usage, type UsageFigures } from '../../../services/systemSettings';
 
@@ -18,7 +18,7 @@ const ROWS: { key: keyof UsageFigures; label: 'usage.modelTokens' | 'usage.ttsCh
  * figures keep their last values when a refresh fails.
  */
 export function UsageSection({ token }: { token: string }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const { lang } = useLanguage();
   const [usage, setUsage] = useState<Usage | null>(null);
   const [failed, setFailed] = useState(false);

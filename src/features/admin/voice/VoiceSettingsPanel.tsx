@@ -5,7 +5,7 @@ import { buttonClass } from '../../../components/ui/buttonStyles';
 import { Slider } from '../../../components/ui/Slider';
 import { formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/language';
-import { useAdminT } from '../../../i18n/namespaces/admin';
+import { useT } from '../../../i18n/language';
 import {
   defaultVoiceSettings,
   loadActiveVoiceSettings,
@@ -32,7 +32,7 @@ const sliders: { key: SliderKey; label: 'stability' | 'similarity' | 'style' | '
 const snap = (value: number, step: number) => Number((Math.round(value / step) * step).toFixed(2));
 
 export function VoiceSettingsPanel({ session }: { session: Session }) {
-  const { t } = useAdminT();
+  const { t } = useT('admin');
   const { lang } = useLanguage();
   const switchId = useId();
   const [settings, setSettings] = useState<VoiceSettings>(defaultVoiceSettings);

@@ -1,3 +1,0 @@
-import { defineNamespace } from './define';
-
-export const useContactPageT = defineNamespace('contactPage');

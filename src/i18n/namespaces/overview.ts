@@ -1,3 +1,0 @@
-import { defineNamespace } from './define';
-
-export const useOverviewT = defineNamespace('overview');
