@@ -75,6 +75,15 @@ describe('offlineAnswer', () => {
     expect(offlineAnswer(question, [weekend, sleep], [0.9, 0.2])).toContain('Benachrichtigungen');
   });
 
+  it('keeps to the question\'s topic even though every passage the search found has it', () => {
+    // The search found these because they speak of pauses; that "wichtig" is in one passage only
+    // does not make it the topic. The search's own scores weigh the words across the whole base.
+    const pauses = 'Warum Pausen zählen\n\nNach einer Pause machst du weniger Fehler. Pausen sind Teil guter Arbeit.';
+    const pomodoro = 'Pomodoro\n\nNach 25 Minuten Arbeit folgt eine Pause. Nach vier Runden kommt eine längere Pause.';
+    const feedback = 'Kritik\n\nSag offen, dass dir Wertschätzung wichtig ist. Bleib bei einem Beispiel.';
+    expect(offlineAnswer('Warum sind Pausen wichtig?', [pauses, pomodoro, feedback], [1, 1, 0.9])).toContain('weniger Fehler');
+  });
+
   it('says honestly that it does not know, in Mia\'s warm German, when there is no passage', () => {
     expect(offlineAnswer('Wie backe ich Brot?', [])).toBe(FALLBACK_ANSWER);
     expect(FALLBACK_ANSWER).toContain('nichts in meinem Wissen');

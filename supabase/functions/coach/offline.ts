@@ -144,10 +144,14 @@ interface Choice {
 
 /**
  * The answer: of all windows of up to four consecutive sentences in one section, the one whose
- * sentences share the most with the question, its first sentence counting most. A shared stem
- * weighs by how rare it is among the passages' sentences ("Temperatur" in one sentence says more
- * than "Schlaf" in ten); what a section's heading shares counts half for each of its sentences;
- * passages the search scored lower (or ranked lower, without scores) need to share more.
+ * sentences share the most with the question, its first sentence counting most. What a section's
+ * heading shares counts half for each of its sentences; passages the search scored lower (or
+ * ranked lower, without scores) need to share more.
+ *
+ * Every question word counts the same here. How rare a word is matters, but in the whole knowledge
+ * base, where the search weighs it (its scores carry that): among the passages it returned, the
+ * question's topic is common by selection ("Pausen" is in every passage found for a question about
+ * pauses), so rarity counted there would favour the incidental words of a question over its topic.
  */
 export function offlineAnswer(question: string, passages: readonly string[], scores: readonly number[] = []): string {
   const asked = [...topicStems(question)];
@@ -159,24 +163,15 @@ export function offlineAnswer(question: string, passages: readonly string[], sco
     return best;
   };
   const sentenceStems = new Map(allSentences.map((sentence) => [sentence, topicStems(sentence)]));
-  // Rarity counts passages, not sentences: a passage about pauses says "Pause" in every other
-  // sentence, which makes the word its topic, not less telling.
-  const passageStems = passages.map((passage) => topicStems(passage));
-  const rarity = new Map(
-    asked.map((term) => {
-      const seen = passageStems.filter((stems) => credit(stems, term) > 0).length;
-      return [term, 1 / Math.max(1, seen)];
-    }),
-  );
   // The question's word pairs that hold a topic word: "dringend, aber nicht wichtig" asks for the
   // sentence that says "nicht wichtig", not the one that says "nicht dringend".
   const topical = new Set(asked);
   const phrases = [...wordPairs(question)].filter((pair) => pair.split(' ').some((word) => topical.has(word)));
-  // How much each question term (and word pair) a sentence covers, terms weighted by rarity.
+  // How much each question term (and word pair) a sentence covers.
   const coverage = (text: string, stems: Set<string>): number[] => {
     const pairs = phrases.length > 0 ? wordPairs(text) : new Set<string>();
     return [
-      ...asked.map((term) => credit(stems, term) * (rarity.get(term) ?? 0)),
+      ...asked.map((term) => credit(stems, term)),
       ...phrases.map((pair) => (pairs.has(pair) ? PHRASE_WEIGHT : 0)),
     ];
   };
