@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,8 @@ import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import type { Database } from '../../src/types/database';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
+import { runLocalStack } from '../../supabase/local/main';
+import { hashPassword } from '../../supabase/local/passwords';
 import { startLocalStack } from '../../supabase/local/server';
 import { ADMIN, testConfig } from './harness';
 
@@ -52,6 +54,30 @@ describe('a persisted local stack', () => {
       );
     } finally {
       await running.close();
+    }
+  });
+});
+
+describe('the start message', () => {
+  it('shows the admin password only while it still signs in', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'supabase-local-login-'));
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const config = testConfig({ dataDir: dir });
+      await (await runLocalStack(config))();
+      expect(log.mock.calls.flat().join('\n')).toContain(`Admin login:      ${ADMIN.email} / ${ADMIN.password}`);
+
+      const stack = await startLocalStack(config);
+      await stack.db.query('update auth.users set encrypted_password = $1 where email = $2', [await hashPassword('a-new-password-1'), ADMIN.email]);
+      await stack.close();
+      log.mockClear();
+      await (await runLocalStack(config))();
+      const printed = log.mock.calls.flat().join('\n');
+      expect(printed).not.toContain(ADMIN.password);
+      expect(printed).toContain('password changed since; ADMIN_PASSWORD no longer signs in');
+    } finally {
+      log.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
