@@ -8,7 +8,9 @@
  *
  * Run `npm run build` first. Chromium: CHROME_PATH, else what scripts/find-chromium.ts finds.
  * BENCH_ROUTES=/,/products/ai-hotlines limits the pages; BENCH_JSON=file writes every run's
- * figures as JSON. Slow (about 10 s per run): not part of `npm test`.
+ * figures as JSON; BENCH_DETAILS=1 also prints, from each page's worst run, the LCP element and its
+ * phases, the layout shifts and the long tasks (where a miss comes from). Slow (about 10 s per
+ * run): not part of `npm test`.
  */
 import { writeFileSync, existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -60,6 +62,56 @@ function misses(figures: RunFigures): string[] {
   return found;
 }
 
+interface DetailItem {
+  node?: { snippet?: string; selector?: string };
+  phase?: string;
+  timing?: number;
+  score?: number;
+  url?: string;
+  duration?: number;
+  total?: number;
+  scripting?: number;
+  groupLabel?: string;
+  startTime?: number;
+}
+interface DetailTable {
+  type?: string;
+  items?: (DetailItem | DetailTable)[];
+}
+
+/** The rows of an audit's details table; a list (as the LCP element audit gives) is flattened. */
+function detailRows(lhr: Result, id: string): DetailItem[] {
+  const details = lhr.audits[id]?.details as DetailTable | undefined;
+  const rows: DetailItem[] = [];
+  const walk = (table: DetailTable) => {
+    for (const item of table.items ?? []) {
+      if ('items' in item && Array.isArray(item.items)) walk(item);
+      else rows.push(item as DetailItem);
+    }
+  };
+  if (details) walk(details);
+  return rows;
+}
+
+const short = (text = '', length = 110) => (text.length > length ? `${text.slice(0, length)}…` : text);
+
+function printDetails(lhr: Result): void {
+  for (const row of detailRows(lhr, 'largest-contentful-paint-element')) {
+    if (row.node) console.log(`    LCP element: ${short(row.node.selector)} ${short(row.node.snippet)}`);
+    else if (row.phase) console.log(`    LCP ${row.phase}: ${(row.timing ?? 0).toFixed(0)} ms`);
+  }
+  for (const row of detailRows(lhr, 'layout-shifts')) {
+    console.log(`    layout shift ${(row.score ?? 0).toFixed(4)}: ${short(row.node?.selector)} ${short(row.node?.snippet)}`);
+  }
+  const work = detailRows(lhr, 'mainthread-work-breakdown').map((row) => `${row.groupLabel ?? ''} ${(row.duration ?? 0).toFixed(0)}`);
+  console.log(`    main thread ms: ${work.join(', ')}`);
+  const scripts = detailRows(lhr, 'bootup-time').map((row) => `${short(row.url?.replace(/^https?:\/\/[^/]+/, ''), 50)} ${(row.total ?? 0).toFixed(0)}`);
+  console.log(`    per script ms: ${scripts.join(', ')}`);
+  for (const row of detailRows(lhr, 'long-tasks')) {
+    console.log(`    long task ${(row.duration ?? 0).toFixed(0)} ms at ${(row.startTime ?? 0).toFixed(0)} ms: ${short(row.url, 80)}`);
+  }
+}
+
 /** Lower is worse: the lowest category score first, then the slowest LCP. */
 const badness = (f: RunFigures) => [-Math.min(...categories.map((c) => f.scores[c])), f.lcpMs, f.tbtMs];
 
@@ -96,8 +148,12 @@ async function main() {
     console.log(header);
     for (const path of paths) {
       const all: RunFigures[] = [];
+      let worstRun: { lhr: Result; score: number; cls: number } | undefined;
       for (let i = 0; i < runs; i++) {
         const lhr = await audit(`${origin}${path}`, chrome.port);
+        // The run BENCH_DETAILS explains: the lowest performance score, then the largest shift.
+        const run = { lhr, score: lhr.categories.performance?.score ?? 0, cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? 0 };
+        if (!worstRun || run.score < worstRun.score || (run.score === worstRun.score && run.cls > worstRun.cls)) worstRun = run;
         const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
         all.push({
           scores: Object.fromEntries(categories.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as RunFigures['scores'],
@@ -115,6 +171,7 @@ async function main() {
           `${m.lcpMs.toFixed(0).padStart(7)} ${m.fcpMs.toFixed(0).padStart(7)} ${m.tbtMs.toFixed(0).padStart(7)}  ${m.cls.toFixed(3)}` +
           (misses(m).length > 0 ? `   misses: ${misses(m).join(', ')}` : ''),
       );
+      if (process.env.BENCH_DETAILS && worstRun) printDetails(worstRun.lhr);
     }
   } finally {
     chrome.kill();

@@ -7,6 +7,8 @@
  * scripts/build.ts): they are preloaded together after the paint, so the page's own chunk and
  * words arrive alongside the app instead of after it.
  */
+import { markStoredConsent } from './features/consent/decided';
+
 function afterFirstPaint(run: () => void): void {
   // A hidden tab paints no frame: start at once rather than wait until it is shown.
   if (document.visibilityState === 'hidden') run();
@@ -24,6 +26,10 @@ function preloadPageModules(): void {
     document.head.append(link);
   }
 }
+
+// The prerendered cookie notice is hidden until this says that no consent is stored: then it shows
+// now, without waiting for the app (src/features/consent/decided.ts).
+markStoredConsent();
 
 // The built pages carry the stylesheet inline (scripts/build.ts); the dev server's do not.
 if (import.meta.env.DEV) void import('./styles.css');

@@ -141,6 +141,60 @@ test.describe('cookie banner', () => {
   });
 });
 
+test.describe('cookie notice in the prerendered HTML', () => {
+  const pages = [
+    ['/rechtliches/impressum', 'de'],
+    ['/company/about', 'en'],
+  ] as const;
+
+  test('is in the HTML of the page, in its language', async ({ request }) => {
+    for (const [path, lang] of pages) {
+      const html = await (await request.get(path)).text();
+      expect(html, path).toContain(`data-cookie-notice="" aria-label="${text(lang, 'cookies.label')}"`);
+      expect(html, path).toContain(text(lang, 'cookies.text'));
+    }
+  });
+
+  test('a first-time visitor sees it without waiting for the app', async ({ browser }) => {
+    // A context of its own (the app's failed import is the point here, not a console problem).
+    const context = await browser.newContext();
+    await context.route(/\/assets\/boot-[^/]*\.js$/, (route) => route.abort());
+    const page = await context.newPage();
+    for (const [path, lang] of pages) {
+      await page.goto(path);
+      const notice = page.getByRole('region', { name: text(lang, 'cookies.label') });
+      await expect(notice).toBeVisible();
+      await expect(notice).toContainText(text(lang, 'cookies.text'));
+      expect(await page.evaluate(() => document.documentElement.dataset.hydrated), 'the app never loaded').toBeUndefined();
+    }
+    await context.close();
+  });
+
+  test('a visitor who has accepted never sees it, not even for a frame before the app has loaded', async ({ page }) => {
+    await gotoHydrated(page, '/');
+    await page.getByRole('region', { name: 'Cookie-Hinweis' }).getByRole('button', { name: 'Akzeptieren' }).click();
+    // From the next page on, every frame the browser renders records whether the notice is visible
+    // (requestAnimationFrame runs right before each frame is painted).
+    await page.addInitScript(() => {
+      const frames: boolean[] = [];
+      Object.assign(window, { noticeFrames: frames });
+      const sample = () => {
+        frames.push(document.querySelector('[data-cookie-notice]')?.checkVisibility() ?? false);
+        requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    });
+    for (const path of ['/rechtliches/impressum', '/products/ai-hotlines', '/']) {
+      await page.goto(path);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+      await expect(page.locator('[data-cookie-notice]')).toHaveCount(0);
+      const frames = await page.evaluate(() => (window as unknown as { noticeFrames: boolean[] }).noticeFrames);
+      expect(frames.length, path).toBeGreaterThan(0);
+      expect(frames.filter(Boolean), `frames with the notice on ${path}`).toEqual([]);
+    }
+  });
+});
+
 test.describe('contact modal', () => {
   test('keyboard: opens from the header, traps focus, closes on Escape and returns focus', async ({ page }) => {
     await gotoHydrated(page, '/');

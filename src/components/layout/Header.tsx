@@ -43,7 +43,10 @@ export function Header({ onOpenContact }: { onOpenContact: () => void }) {
       <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3 sm:px-6 lg:px-8">
         <Link
           to={getHref('home', lang)}
-          className="flex shrink-0 items-center gap-2 rounded-lg text-lg font-bold text-slate-900"
+          // As tall as the menu button beside it on small screens (h-11): a first paint made
+          // before the button is parsed already has the header's final height, so the logo
+          // does not move down when the button arrives (a layout shift).
+          className="flex min-h-11 shrink-0 items-center gap-2 rounded-lg text-lg font-bold text-slate-900 lg:min-h-0"
           aria-label={t('header.homeLink', { site: site.name })}
         >
           <LogoMark />

@@ -2,15 +2,18 @@ import { useState, useSyncExternalStore } from 'react';
 import { getHref } from '../../config/routes';
 import { useLanguage, useT } from '../../i18n/language';
 import { createBrowserStore } from '../../lib/browserStore';
+import { CONSENT_ACCEPTED, CONSENT_STORAGE_KEY } from './decided';
 import { buttonClass } from '../../components/ui/buttonStyles';
 import { ExternalLink } from '../../components/ui/ExternalLink';
 
-export const CONSENT_STORAGE_KEY = 'cookie-consent';
-const isAccepted = (value: unknown): value is 'accepted' => value === 'accepted';
+export { CONSENT_STORAGE_KEY };
+const isAccepted = (value: unknown): value is typeof CONSENT_ACCEPTED => value === CONSENT_ACCEPTED;
 export const consentStore = createBrowserStore(CONSENT_STORAGE_KEY, isAccepted);
 
-// On the server nothing is known about consent, so the banner only appears in the browser.
-const serverSnapshot = () => 'unknown' as const;
+// The prerendered HTML has the notice, so hydration renders it too and the stored consent applies
+// right after. Until then styles.css keeps it hidden unless src/main.tsx found no stored consent
+// (./decided.ts): a first-time visitor sees it without waiting for the app, a decided one never.
+const serverSnapshot = () => 'none' as const;
 const clientSnapshot = () => consentStore.get() ?? ('none' as const);
 
 /**
@@ -27,6 +30,7 @@ export function CookieBanner() {
 
   return (
     <section
+      data-cookie-notice=""
       aria-label={t('cookies.label')}
       className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white p-4 shadow-[0_-4px_24px_rgba(15,23,42,0.12)] sm:inset-x-auto sm:bottom-4 sm:right-4 sm:max-w-md sm:rounded-2xl sm:border"
     >
