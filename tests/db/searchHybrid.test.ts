@@ -94,3 +94,33 @@ describe('hybrid search', () => {
     expect(pending?.n).toBeGreaterThan(0);
   });
 });
+
+describe('search speed with and without vectors', () => {
+  // bench:search measures the time; this pins what it depends on: search_knowledge runs with
+  // enable_seqscan off, its nearest-neighbour side walks the HNSW index and its full-text side the
+  // GIN index, so neither reads every passage as the knowledge base grows.
+  const plan = async (sql: string, params: unknown[]): Promise<string> =>
+    db.transaction(async (tx) => {
+      await tx.query('set local enable_seqscan = off');
+      const result = await tx.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params);
+      return result.rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+
+  it('finds the nearest passages through the HNSW index', async () => {
+    const nearest = await plan(
+      `select c.document_id, c.ordinal from public.document_chunks c
+        where c.embedding is not null
+        order by c.embedding operator(extensions.<=>) $1::extensions.vector limit 20`,
+      [literal('Wein am Abend')],
+    );
+    expect(nearest).toContain('document_chunks_embedding_idx');
+  });
+
+  it('finds the full-text candidates through the GIN index', async () => {
+    const lexical = await plan(
+      `select c.document_id, c.ordinal from public.document_chunks c where c.fts @@ $1::tsquery limit 100`,
+      ["'koffein':*"],
+    );
+    expect(lexical).toContain('document_chunks_fts_idx');
+  });
+});
