@@ -1,10 +1,15 @@
 /**
  * The functions' supabase-js client (`supabase/functions/_shared/supabase.ts`) against the real
  * local stack: one client per project and key for the life of an instance, the caller's identity
- * as GoTrue reports it, and an unreachable GoTrue told apart from an unknown caller.
+ * as GoTrue reports it, an unreachable GoTrue told apart from an unknown caller, and reads that
+ * fail at once instead of postgrest-js's retries.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerUser, serviceClient } from '../../supabase/functions/_shared/supabase';
+import { defaultVoiceSettings } from '../../supabase/functions/_shared/voiceSettings';
+import { activeVoiceSettings } from '../../supabase/functions/tts/voiceChoice';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
 import { ADMIN, startHarness, type Harness } from './harness';
 
@@ -64,5 +69,23 @@ describe('callerUser', () => {
   it('fails, rather than calling the caller nobody, when GoTrue does not answer', async () => {
     const unreachable = serviceClient(envFor('http://127.0.0.1:9'));
     await expect(callerUser(unreachable, withToken(LOCAL_ANON_KEY))).rejects.toThrow();
+  });
+});
+
+describe('reads', () => {
+  it('are not retried: a 503 from PostgREST is asked once and the fallback is used at once', async () => {
+    let requests = 0;
+    const unavailable = createServer((_request, response) => {
+      requests += 1;
+      response.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'schema cache not loaded' }));
+    });
+    await new Promise<void>((resolvePromise) => unavailable.listen(0, '127.0.0.1', resolvePromise));
+    try {
+      const { port } = unavailable.address() as AddressInfo;
+      expect(await activeVoiceSettings(serviceClient(envFor(`http://127.0.0.1:${String(port)}`)))).toEqual(defaultVoiceSettings);
+      expect(requests).toBe(1);
+    } finally {
+      await new Promise((resolvePromise) => unavailable.close(resolvePromise));
+    }
   });
 });

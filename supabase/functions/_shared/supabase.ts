@@ -35,6 +35,13 @@ function refuseRealtime(): never {
 }
 const noRealtime = refuseRealtime as unknown as WebSocketLikeConstructor;
 
+/*
+ * NO_READ_RETRIES: postgrest-js retries a GET or HEAD that gets 503 or 520 up to three times
+ * (after 1 s, 2 s and 4 s). The coach cannot make a visitor wait that long for a bookkeeping read,
+ * and a failed read already has its fallback (no knowledge, the default voice), so every read in
+ * the functions says `.retry(false)` and fails at once, as before supabase-js.
+ */
+
 /** One client per project and key for the life of the instance: no setup cost per request. */
 const serviceClients = new Map<string, ServiceClient>();
 

@@ -69,7 +69,13 @@ export async function questionEmbedding(
 
 /** Whether any passage has an embedding yet (without one the vector search finds nothing). */
 async function anyEmbeddedPassage(supabase: ServiceClient): Promise<boolean> {
-  const { data: rows } = await supabase.from('document_chunks').select('id').not('embedding', 'is', null).limit(1).throwOnError();
+  const { data: rows } = await supabase
+    .from('document_chunks')
+    .select('id')
+    .not('embedding', 'is', null)
+    .limit(1)
+    .retry(false) // see NO_READ_RETRIES in ../_shared/supabase.ts
+    .throwOnError();
   return rows.length > 0;
 }
 

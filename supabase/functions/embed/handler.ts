@@ -26,7 +26,8 @@ async function pendingCount(supabase: ServiceClient): Promise<number> {
   const { count, error, status } = await supabase
     .from('document_chunks')
     .select('id', { count: 'exact', head: true })
-    .is('embedding', null);
+    .is('embedding', null)
+    .retry(false); // see NO_READ_RETRIES in ../_shared/supabase.ts
   if (error) throw new Error(`counting passages: HTTP ${String(status)}`);
   return count ?? 0;
 }
@@ -38,6 +39,7 @@ async function nextBatch(supabase: ServiceClient): Promise<PendingPassage[]> {
     .is('embedding', null)
     .order('id', { ascending: true })
     .limit(EMBEDDING_BATCH)
+    .retry(false)
     .throwOnError();
   return rows;
 }

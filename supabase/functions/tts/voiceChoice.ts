@@ -20,7 +20,12 @@ export type VoiceChoice =
  */
 export async function activeVoiceSettings(supabase: ServiceClient): Promise<VoiceSettings> {
   try {
-    const { data: rows, error } = await supabase.from('voice_configs').select(VOICE_COLUMNS).eq('is_active', true).limit(1);
+    const { data: rows, error } = await supabase
+      .from('voice_configs')
+      .select(VOICE_COLUMNS)
+      .eq('is_active', true)
+      .limit(1)
+      .retry(false); // see NO_READ_RETRIES in ../_shared/supabase.ts
     return (error ? null : parseVoiceSettings(rows[0])) ?? defaultVoiceSettings;
   } catch {
     return defaultVoiceSettings;
