@@ -254,7 +254,7 @@ describe('admin_stats', () => {
   });
 });
 
-describe('src/types/database.ts', () => {
+describe('supabase/functions/_shared/database.types.ts', () => {
   interface Column {
     table_name: string;
     column_name: string;
@@ -303,7 +303,7 @@ describe('src/types/database.ts', () => {
   let columns: Column[];
 
   beforeAll(async () => {
-    const file = new URL('../../src/types/database.ts', import.meta.url);
+    const file = new URL('../../supabase/functions/_shared/database.types.ts', import.meta.url);
     source = ts.createSourceFile('database.ts', await readFile(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const database = source.statements.find(
       (statement): statement is ts.TypeAliasDeclaration =>

@@ -3,15 +3,19 @@
  * `supabase/functions/<name>/index.ts`, then each entry served by Deno (`Deno.serve`) and asked
  * once against the real local stack. The Deno binary comes from the npm package
  * `@deno/linux-x64-glibc`; elsewhere these tests are skipped with a message saying why.
- * Everything runs offline: no remote or npm imports, no config, no lock file, no update check.
+ * Everything runs offline: the functions' `deno.json` maps `@supabase/supabase-js` to its npm
+ * package, which Deno takes from the repo's node_modules (`--node-modules-dir=manual`, as `npm ci`
+ * installed it); nothing is downloaded (`--cached-only` with an empty DENO_DIR, no remote
+ * imports), no lock file, no update check.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
+import { audioFor, startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { ADMIN, startHarness, type Harness } from './harness';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -23,8 +27,13 @@ const entries = readdirSync(functionsDir, { withFileTypes: true })
   .map((entry) => entry.name)
   .sort();
 
-/** No network for Deno itself: nothing to download, nothing to look up. */
-const offlineFlags = ['--no-remote', '--no-npm', '--no-config', '--no-lock'];
+const denoConfig = join(functionsDir, 'deno.json');
+/**
+ * No network for Deno itself: nothing to download, nothing to look up. The npm package comes from
+ * node_modules; on Supabase the same deno.json without this flag fetches it from npm.
+ */
+const offlineFlags = ['--no-remote', '--cached-only', '--no-lock', '--config', denoConfig, '--node-modules-dir=manual'];
+const ELEVENLABS_KEY = 'sk_fake-elevenlabs-deno-0123456789abcdef';
 const denoDir = mkdtempSync(join(tmpdir(), 'deno-dir-'));
 const denoEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
 
@@ -64,6 +73,24 @@ function stop(served: Served): Promise<void> {
   });
 }
 
+describe('the functions\' Deno configuration', () => {
+  const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const denoJson = JSON.parse(readFileSync(denoConfig, 'utf8')) as { imports: Record<string, string> };
+
+  it('maps @supabase/supabase-js to the exact version the app and the local stack use', () => {
+    // Deno takes the package from node_modules only when the versions agree, and a deployed
+    // function should run the version the tests ran.
+    expect(denoJson.imports).toEqual({ '@supabase/supabase-js': `npm:@supabase/supabase-js@${packageJson.dependencies['@supabase/supabase-js'] ?? ''}` });
+  });
+
+  it('is the import map of every function in config.toml', () => {
+    const toml = readFileSync(join(root, 'supabase', 'config.toml'), 'utf8');
+    const importMaps = [...toml.matchAll(/^\[functions\.([a-z-]+)\][^[]*?^import_map = "([^"]+)"$/gmu)].map(([, name, path]) => [name, path])
+      .sort(([a = ''], [b = '']) => a.localeCompare(b));
+    expect(importMaps).toEqual(entries.map((name) => [name, './functions/deno.json']));
+  });
+});
+
 if (!supported) {
   describe('edge functions under Deno', () => {
     it.skip(`skipped: the Deno binary of @deno/linux-x64-glibc runs on Linux x64 (glibc) only; this is ${process.platform}-${process.arch}`, () => undefined);
@@ -71,6 +98,7 @@ if (!supported) {
 } else {
   describe('edge functions under Deno', () => {
     let harness: Harness;
+    let elevenLabs: FakeElevenLabs;
     let adminToken: string;
     const running: Served[] = [];
 
@@ -80,14 +108,15 @@ if (!supported) {
       SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY,
     });
 
-    async function served(name: string): Promise<string> {
-      const server = await serve(name, functionEnv());
+    async function served(name: string, extraEnv: Record<string, string> = {}): Promise<string> {
+      const server = await serve(name, { ...functionEnv(), ...extraEnv });
       running.push(server);
       return server.url;
     }
 
     beforeAll(async () => {
       harness = await startHarness();
+      elevenLabs = await startFakeElevenLabs({ apiKey: ELEVENLABS_KEY });
       const client = await harness.signedIn(ADMIN.email, ADMIN.password);
       const { data } = await client.auth.getSession();
       adminToken = data.session?.access_token ?? '';
@@ -96,6 +125,7 @@ if (!supported) {
     afterAll(async () => {
       await Promise.all(running.map(stop));
       await harness.close();
+      await elevenLabs.close();
       rmSync(denoDir, { recursive: true, force: true });
     });
 
@@ -156,6 +186,57 @@ if (!supported) {
       const viaStack = await fetch(`${harness.url}/functions/v1/tts`, init());
       expect(underDeno.status).toBe(viaStack.status);
       expect(await underDeno.json()).toEqual(await viaStack.json());
+    });
+
+    it('tts with a voice: honours only an admin\'s override and stores the greeting in the cache bucket', { timeout: 60_000 }, async () => {
+      const url = await served('tts', { ELEVENLABS_API_KEY: ELEVENLABS_KEY, ELEVENLABS_VOICE_ID: 'voice-deno', ELEVENLABS_BASE_URL: elevenLabs.url });
+      const speak = (body: unknown, token = LOCAL_ANON_KEY) =>
+        fetch(`${url}/tts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, apikey: LOCAL_ANON_KEY },
+          body: JSON.stringify(body),
+        });
+      const sample = { stability: 0.1, similarity_boost: 0.2, style: 0.3, use_speaker_boost: false, speed: 1, pitch: 0.5 };
+
+      // The caller's token goes to GoTrue (auth.getUser): an admin's slider values count...
+      const byAdmin = await speak({ text: 'Probehören.', voiceSettings: sample }, adminToken);
+      expect(byAdmin.status).toBe(200);
+      expect(byAdmin.headers.get('x-pitch')).toBe('0.5');
+      // ...a visitor's do not: the active voice_configs row is read instead.
+      const byVisitor = await speak({ text: 'Überschrieben?', voiceSettings: sample });
+      expect(byVisitor.status).toBe(200);
+      expect(byVisitor.headers.get('x-pitch')).toBe('1');
+      expect(elevenLabs.requests().map((request) => request.body)).toMatchObject([
+        { voice_settings: { stability: 0.1 } },
+        { voice_settings: { stability: 0.25 } },
+      ]);
+
+      const greeting = 'Hallo aus Deno.';
+      const first = await speak({ text: greeting, cache: true });
+      expect(first.headers.get('x-tts-cache')).toBe('miss');
+      expect(new Uint8Array(await first.arrayBuffer())).toEqual(audioFor(greeting));
+      const stored = await harness.service().storage.from('tts-cache').list();
+      expect(stored.data?.map((entry) => entry.name)).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.mp3$/) as string]);
+      const second = await speak({ text: greeting, cache: true });
+      expect(second.headers.get('x-tts-cache')).toBe('hit');
+      expect(new Uint8Array(await second.arrayBuffer())).toEqual(audioFor(greeting));
+      expect(elevenLabs.requests()).toHaveLength(3);
+    });
+
+    it('system-settings: reads today\'s usage and empties the tts cache bucket, as under the local stack', { timeout: 60_000 }, async () => {
+      const url = await served('system-settings');
+      const init = (method = 'GET') => ({ method, headers: { authorization: `Bearer ${adminToken}` } });
+      const usage = await fetch(`${url}/system-settings/usage`, init());
+      expect(usage.status).toBe(200);
+      expect(await usage.json()).toEqual(await (await fetch(`${harness.url}/functions/v1/system-settings/usage`, init())).json());
+
+      await harness.service().storage.from('tts-cache').upload('deno-check.mp3', new Uint8Array([1, 2, 3]), { contentType: 'audio/mpeg' });
+      const before = (await harness.service().storage.from('tts-cache').list()).data?.length ?? 0;
+      expect(before).toBeGreaterThan(0);
+      const cleared = await fetch(`${url}/system-settings/clear-tts-cache`, init('POST'));
+      expect(cleared.status).toBe(200);
+      expect(await cleared.json()).toEqual({ removed: before });
+      expect((await harness.service().storage.from('tts-cache').list()).data).toEqual([]);
     });
 
     it('stt: says whether transcription is available, as the local stack does', { timeout: 60_000 }, async () => {

@@ -5,11 +5,11 @@
  */
 import { preflight } from './cors.ts';
 import { errorResponse } from './http.ts';
-import { callerUser, supabaseEnv } from './supabase.ts';
+import { callerUser, serviceClient } from './supabase.ts';
 
 /** The answer for a preflight or a caller who is not an admin; null when an admin may go on. */
 export async function refuseUnlessAdmin(request: Request, env: Record<string, string>): Promise<Response | null> {
   if (request.method === 'OPTIONS') return preflight(request);
-  const caller = await callerUser(supabaseEnv(env), request);
+  const caller = await callerUser(serviceClient(env), request);
   return caller?.isAdmin ? null : errorResponse(403, 'Nur für Administratoren.', 'forbidden');
 }

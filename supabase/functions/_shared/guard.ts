@@ -23,7 +23,7 @@
  */
 import { errorResponse } from './http.ts';
 import { createRateLimiter, limitFromEnv, type RateLimiter } from './rateLimit.ts';
-import { rpc, supabaseEnv } from './supabase.ts';
+import { serviceClient } from './supabase.ts';
 
 export type GuardedFunction = 'coach' | 'tts' | 'stt';
 export type SpendKind = 'model_tokens' | 'tts_characters' | 'stt_seconds';
@@ -159,11 +159,11 @@ export async function admit(request: Request, env: Record<string, string>, optio
   }
 
   const caps = spendCaps(env);
-  const supabase = supabaseEnv(env);
+  const supabase = serviceClient(env);
   let result: Admission;
   try {
-    result = admission(
-      await rpc(supabase, 'admit_request', {
+    const { data } = await supabase
+      .rpc('admit_request', {
         p_fn: options.fn,
         p_client: client,
         p_per_minute: limits.perMinute,
@@ -171,8 +171,9 @@ export async function admit(request: Request, env: Record<string, string>, optio
         p_max_concurrent: options.stream ? limits.concurrent : 0,
         p_lease_seconds: LEASE_SECONDS,
         p_caps: Object.fromEntries(options.spends.map((kind) => [kind, caps[kind]])),
-      }),
-    );
+      })
+      .throwOnError();
+    result = admission(data);
   } catch (error) {
     // Without the shared counts nothing may be spent: closed, not open.
     console.error(`[${options.fn}] admission failed:`, error instanceof Error ? error.message : error);
@@ -195,10 +196,13 @@ export async function admit(request: Request, env: Record<string, string>, optio
     release: async () => {
       if (released) return;
       released = true;
-      await rpc(supabase, 'release_stream', { p_lease: lease }).catch((error: unknown) => {
-        // The lease expires by itself.
-        console.error(`[${options.fn}] releasing a stream failed:`, error instanceof Error ? error.message : error);
-      });
+      await supabase
+        .rpc('release_stream', { p_lease: lease })
+        .throwOnError()
+        .then(noop, (error: unknown) => {
+          // The lease expires by itself.
+          console.error(`[${options.fn}] releasing a stream failed:`, error instanceof Error ? error.message : error);
+        });
     },
   };
 }
@@ -207,9 +211,12 @@ export async function admit(request: Request, env: Record<string, string>, optio
 export async function recordSpend(env: Record<string, string>, kind: SpendKind, amount: number): Promise<void> {
   const rounded = Math.max(0, Math.ceil(amount));
   if (rounded === 0) return;
-  await rpc(supabaseEnv(env), 'record_spend', { p_kind: kind, p_amount: rounded }).catch((error: unknown) => {
-    console.error(`[guard] recording ${kind} failed:`, error instanceof Error ? error.message : error);
-  });
+  await serviceClient(env)
+    .rpc('record_spend', { p_kind: kind, p_amount: rounded })
+    .throwOnError()
+    .then(noop, (error: unknown) => {
+      console.error(`[guard] recording ${kind} failed:`, error instanceof Error ? error.message : error);
+    });
 }
 
 /** Rough token count of a text when the model reports no usage: about four characters a token. */

@@ -1,9 +1,13 @@
 /**
- * The functions talk to the database and auth over the same HTTP APIs the browser uses (PostgREST,
- * GoTrue, Storage), with plain fetch: no client library, so Deno and Node run this unchanged.
- * `SUPABASE_URL`, `SUPABASE_ANON_KEY` and `SUPABASE_SERVICE_ROLE_KEY` are set by the platform.
+ * The functions talk to the database, auth and storage with supabase-js, typed with the project's
+ * `Database`. `SUPABASE_URL`, `SUPABASE_ANON_KEY` and `SUPABASE_SERVICE_ROLE_KEY` are set by the
+ * platform. The bare specifier `@supabase/supabase-js` resolves to the npm package in Node (the
+ * local stack imports the handlers) and through `../deno.json` under Deno (see supabase/README.md).
  */
-import { isRecord } from './http.ts';
+import { createClient, isAuthRetryableFetchError, type SupabaseClient, type WebSocketLikeConstructor } from '@supabase/supabase-js';
+import type { Database } from './database.types.ts';
+
+export type ServiceClient = SupabaseClient<Database>;
 
 export interface SupabaseEnv {
   url: string;
@@ -21,48 +25,42 @@ export function supabaseEnv(env: Record<string, string>): SupabaseEnv {
   return { url: url.replace(/\/+$/, ''), anonKey, serviceKey };
 }
 
-export class SupabaseRequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
+/**
+ * The functions never subscribe to realtime, but supabase-js builds its realtime client eagerly,
+ * and that looks for a global WebSocket, which Node 20 (the local stack) lacks. This transport
+ * satisfies the constructor and refuses to open a socket, in Node and Deno alike.
+ */
+function refuseRealtime(): never {
+  throw new Error('The edge functions do not use realtime.');
 }
+const noRealtime = refuseRealtime as unknown as WebSocketLikeConstructor;
 
-/** A PostgREST / Storage request with the service role (bypasses row level security). */
-export async function serviceFetch(
-  supabase: SupabaseEnv,
-  path: string,
-  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<unknown> {
-  const response = await fetch(`${supabase.url}${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      apikey: supabase.serviceKey,
-      authorization: `Bearer ${supabase.serviceKey}`,
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...init.headers,
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.text();
-  let body: unknown = null;
-  try {
-    body = text ? (JSON.parse(text) as unknown) : null;
-  } catch {
-    body = text;
-  }
-  if (!response.ok) {
-    const message = isRecord(body) && typeof body.message === 'string' ? body.message : `HTTP ${String(response.status)}`;
-    throw new SupabaseRequestError(response.status, message);
-  }
-  return body;
-}
+/*
+ * NO_READ_RETRIES: postgrest-js retries a GET or HEAD that gets 503 or 520 up to three times
+ * (after 1 s, 2 s and 4 s). The coach cannot make a visitor wait that long for a bookkeeping read,
+ * and a failed read already has its fallback (no knowledge, the default voice), so every read in
+ * the functions says `.retry(false)` and fails at once, as before supabase-js.
+ */
 
-/** Calls a Postgres function through PostgREST (`/rest/v1/rpc/<name>`) with the service role. */
-export function rpc(supabase: SupabaseEnv, name: string, args: Record<string, unknown>): Promise<unknown> {
-  return serviceFetch(supabase, `/rest/v1/rpc/${name}`, { method: 'POST', body: args });
+/** One client per project and key for the life of the instance: no setup cost per request. */
+const serviceClients = new Map<string, ServiceClient>();
+
+/**
+ * The service role client (bypasses row level security). Created once per project and key and
+ * reused, as a deployed function instance serves many requests.
+ */
+export function serviceClient(env: Record<string, string>): ServiceClient {
+  const { url, serviceKey } = supabaseEnv(env);
+  const cacheKey = `${url}|${serviceKey}`;
+  let client = serviceClients.get(cacheKey);
+  if (!client) {
+    client = createClient<Database>(url, serviceKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: noRealtime },
+    });
+    serviceClients.set(cacheKey, client);
+  }
+  return client;
 }
 
 export interface CallerUser {
@@ -72,17 +70,17 @@ export interface CallerUser {
 
 /**
  * The signed-in user behind the request's bearer token, or null for the anon key, a missing or
- * an invalid token. GoTrue checks the token, so a forged one never counts as an admin.
+ * an invalid token. GoTrue checks the token (`auth.getUser(token)` asks it), so a forged one never
+ * counts as an admin.
  */
-export async function callerUser(supabase: SupabaseEnv, request: Request): Promise<CallerUser | null> {
+export async function callerUser(supabase: ServiceClient, request: Request): Promise<CallerUser | null> {
   const authorization = request.headers.get('authorization');
   if (!authorization?.toLowerCase().startsWith('bearer ')) return null;
-  const response = await fetch(`${supabase.url}/auth/v1/user`, {
-    headers: { apikey: supabase.anonKey, authorization },
-  });
-  if (!response.ok) return null;
-  const user = (await response.json()) as unknown;
-  if (!isRecord(user) || typeof user.id !== 'string') return null;
-  const appMetadata = isRecord(user.app_metadata) ? user.app_metadata : {};
-  return { id: user.id, isAdmin: appMetadata.role === 'admin' };
+  const token = authorization.slice('bearer '.length).trim();
+  if (token === '') return null;
+  const { data, error } = await supabase.auth.getUser(token);
+  // No answer at all (status 0) is a failure of the function, not an unknown caller.
+  if (isAuthRetryableFetchError(error) && error.status === 0) throw error;
+  if (error) return null;
+  return { id: data.user.id, isAdmin: data.user.app_metadata.role === 'admin' };
 }

@@ -4,8 +4,7 @@
  * stored (no text, no address). Written with the service role, since visitors may not touch
  * `conversations` themselves.
  */
-import { isRecord } from '../_shared/http.ts';
-import { rpc, serviceFetch, type SupabaseEnv } from '../_shared/supabase.ts';
+import type { ServiceClient } from '../_shared/supabase.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
 
@@ -13,32 +12,23 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
 
-function rows(body: unknown): Record<string, unknown>[] {
-  return Array.isArray(body) ? body.filter(isRecord) : [];
-}
-
-const returnRows = { prefer: 'return=representation' };
-
 /**
  * Counts a user message in the conversation `id`, or starts a new conversation when the id is
  * missing or unknown (an old tab, a wiped database): one atomic SQL call
  * (`count_conversation_message`), so concurrent messages of one session are all counted. Returns
  * the id the client should send next time.
  */
-export async function countMessage(supabase: SupabaseEnv, id: string | null): Promise<string> {
-  const counted = await rpc(supabase, 'count_conversation_message', { conversation_id: isUuid(id) ? id : null });
+export async function countMessage(supabase: ServiceClient, id: string | null): Promise<string> {
+  // Without an id the function's default (null) starts a new conversation.
+  const { data: counted } = await supabase
+    .rpc('count_conversation_message', isUuid(id) ? { conversation_id: id } : {})
+    .throwOnError();
   if (!isUuid(counted)) throw new Error('count_conversation_message returned no id');
   return counted;
 }
 
 /** Stores (or replaces) the visitor's 1–5 rating; false when there is no such conversation. */
-export async function rateConversation(supabase: SupabaseEnv, id: string, rating: number): Promise<boolean> {
-  const updated = rows(
-    await serviceFetch(supabase, `/rest/v1/conversations?id=eq.${encodeURIComponent(id)}&select=id`, {
-      method: 'PATCH',
-      body: { rating },
-      headers: returnRows,
-    }),
-  );
+export async function rateConversation(supabase: ServiceClient, id: string, rating: number): Promise<boolean> {
+  const { data: updated } = await supabase.from('conversations').update({ rating }).eq('id', id).select('id').throwOnError();
   return updated.length > 0;
 }

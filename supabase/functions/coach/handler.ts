@@ -13,7 +13,7 @@ import { embeddingProvider } from '../_shared/embeddings.ts';
 import { errorResponse, isRecord, readJson } from '../_shared/http.ts';
 import { personaSystemPrompt } from '../_shared/persona.ts';
 import { admit, estimateTokens, recordSpend } from '../_shared/guard.ts';
-import { supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
+import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
 import { parseChatRequest, type ChatMessage } from './chatRequest.ts';
 import { coachConfig, type CoachConfig } from './config.ts';
 import { completionResponse } from './completion.ts';
@@ -72,7 +72,7 @@ async function* counted(
 async function chat(
   request: Request,
   config: CoachConfig,
-  supabase: SupabaseEnv,
+  supabase: ServiceClient,
   env: Record<string, string>,
   release: () => Promise<void>,
 ): Promise<Response> {
@@ -89,7 +89,7 @@ async function chat(
 async function answer(
   request: Request,
   config: CoachConfig,
-  supabase: SupabaseEnv,
+  supabase: ServiceClient,
   env: Record<string, string>,
   release: () => Promise<void>,
   handOver: () => void,
@@ -134,7 +134,7 @@ async function answer(
   });
 }
 
-async function rating(request: Request, supabase: SupabaseEnv): Promise<Response> {
+async function rating(request: Request, supabase: ServiceClient): Promise<Response> {
   const body = await readJson(request);
   const value = isRecord(body) ? body.rating : undefined;
   if (!isRecord(body) || !isUuid(body.conversationId) || typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 5) {
@@ -157,7 +157,7 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
   if (request.method !== 'POST') return errorResponse(405, 'method not allowed', 'method_not_allowed', { allow: 'POST, OPTIONS' });
 
   const config = coachConfig(env);
-  const supabase = supabaseEnv(env);
+  const supabase = serviceClient(env);
   if (route === 'rating') {
     const gate = await admit(request, env, { fn: 'coach', spends: [] });
     return gate.ok ? rating(request, supabase) : gate.response;

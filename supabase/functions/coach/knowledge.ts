@@ -9,8 +9,7 @@
  * them changes its role or rules, and to say so when they do not answer the question.
  */
 import { EmbeddingError, embedTexts, vectorLiteral, type EmbeddingProvider } from '../_shared/embeddings.ts';
-import { isRecord } from '../_shared/http.ts';
-import { rpc, serviceFetch, type SupabaseEnv } from '../_shared/supabase.ts';
+import type { ServiceClient } from '../_shared/supabase.ts';
 import type { ChatRequest } from './chatRequest.ts';
 
 /** The seed's limit: at most five documents' worth of knowledge per question. */
@@ -69,9 +68,15 @@ export async function questionEmbedding(
 }
 
 /** Whether any passage has an embedding yet (without one the vector search finds nothing). */
-async function anyEmbeddedPassage(supabase: SupabaseEnv): Promise<boolean> {
-  const rows = await serviceFetch(supabase, '/rest/v1/document_chunks?select=id&embedding=not.is.null&limit=1');
-  return Array.isArray(rows) && rows.length > 0;
+async function anyEmbeddedPassage(supabase: ServiceClient): Promise<boolean> {
+  const { data: rows } = await supabase
+    .from('document_chunks')
+    .select('id')
+    .not('embedding', 'is', null)
+    .limit(1)
+    .retry(false) // see NO_READ_RETRIES in ../_shared/supabase.ts
+    .throwOnError();
+  return rows.length > 0;
 }
 
 /**
@@ -81,7 +86,7 @@ async function anyEmbeddedPassage(supabase: SupabaseEnv): Promise<boolean> {
  * question's embedding (or stays full text when the embedding fails or takes too long).
  */
 export async function findPassages(
-  supabase: SupabaseEnv,
+  supabase: ServiceClient,
   provider: EmbeddingProvider | null,
   request: Pick<ChatRequest, 'question' | 'history'>,
   signal: AbortSignal,
@@ -101,23 +106,22 @@ export async function findPassages(
 
 /** The passages, best first; fused with the nearest passages to `embedding` when given. */
 export async function searchPassages(
-  supabase: SupabaseEnv,
+  supabase: ServiceClient,
   request: Pick<ChatRequest, 'question' | 'history'>,
   embedding: string | null = null,
 ): Promise<Passage[]> {
-  const rows = await rpc(supabase, 'search_knowledge', {
-    query: request.question,
-    match_count: MATCH_COUNT,
-    previous: previousUserTurn(request),
-    ...(embedding === null ? {} : { query_embedding: embedding }),
-  });
-  if (!Array.isArray(rows)) return [];
+  const previous = previousUserTurn(request);
+  const { data: rows } = await supabase
+    .rpc('search_knowledge', {
+      query: request.question,
+      match_count: MATCH_COUNT,
+      // Left out rather than null: the function's defaults mean "no previous turn, no embedding".
+      ...(previous === null ? {} : { previous }),
+      ...(embedding === null ? {} : { query_embedding: embedding }),
+    })
+    .throwOnError();
   return rows
-    .map((row: unknown): Passage => ({
-      title: isRecord(row) && typeof row.document_title === 'string' ? row.document_title : '',
-      content: isRecord(row) && typeof row.content === 'string' ? row.content.trim() : '',
-      score: isRecord(row) && typeof row.rank === 'number' ? row.rank : 0,
-    }))
+    .map((row): Passage => ({ title: row.document_title, content: row.content.trim(), score: row.rank }))
     .filter((passage) => passage.content !== '');
 }
 

@@ -10,8 +10,8 @@
 import { refuseUnlessAdmin } from '../_shared/adminOnly.ts';
 import { withAllowedOrigin } from '../_shared/cors.ts';
 import { EMBEDDING_BATCH, EmbeddingError, embeddingProvider, embedTexts, vectorLiteral } from '../_shared/embeddings.ts';
-import { errorResponse, isRecord, json } from '../_shared/http.ts';
-import { rpc, serviceFetch, supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
+import { errorResponse, json } from '../_shared/http.ts';
+import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
 
 /** Passages embedded per call at most, so one call stays well within a function's time limit. */
 export const EMBED_LIMIT = 640;
@@ -22,29 +22,30 @@ interface PendingPassage {
   content: string;
 }
 
-async function pendingCount(supabase: SupabaseEnv): Promise<number> {
-  const response = await fetch(`${supabase.url}/rest/v1/document_chunks?select=id&embedding=is.null&limit=1`, {
-    headers: { apikey: supabase.serviceKey, authorization: `Bearer ${supabase.serviceKey}`, prefer: 'count=exact' },
-  });
-  if (!response.ok) throw new Error(`counting passages: HTTP ${String(response.status)}`);
-  const total = /\/(\d+)$/u.exec(response.headers.get('content-range') ?? '')?.[1];
-  return total === undefined ? 0 : Number(total);
+async function pendingCount(supabase: ServiceClient): Promise<number> {
+  const { count, error, status } = await supabase
+    .from('document_chunks')
+    .select('id', { count: 'exact', head: true })
+    .is('embedding', null)
+    .retry(false); // see NO_READ_RETRIES in ../_shared/supabase.ts
+  if (error) throw new Error(`counting passages: HTTP ${String(status)}`);
+  return count ?? 0;
 }
 
-async function nextBatch(supabase: SupabaseEnv): Promise<PendingPassage[]> {
-  const rows = await serviceFetch(
-    supabase,
-    `/rest/v1/document_chunks?select=document_id,ordinal,content&embedding=is.null&order=id.asc&limit=${String(EMBEDDING_BATCH)}`,
-  );
-  if (!Array.isArray(rows)) return [];
-  return rows.filter(
-    (row): row is PendingPassage =>
-      isRecord(row) && typeof row.document_id === 'string' && typeof row.ordinal === 'number' && typeof row.content === 'string',
-  );
+async function nextBatch(supabase: ServiceClient): Promise<PendingPassage[]> {
+  const { data: rows } = await supabase
+    .from('document_chunks')
+    .select('document_id,ordinal,content')
+    .is('embedding', null)
+    .order('id', { ascending: true })
+    .limit(EMBEDDING_BATCH)
+    .retry(false)
+    .throwOnError();
+  return rows;
 }
 
 async function embedPending(env: Record<string, string>): Promise<Response> {
-  const supabase = supabaseEnv(env);
+  const supabase = serviceClient(env);
   const provider = embeddingProvider(env);
   if (provider === null) return json(200, { enabled: false, embedded: 0, pending: await pendingCount(supabase) });
   let embedded = 0;
@@ -58,8 +59,8 @@ async function embedPending(env: Record<string, string>): Promise<Response> {
         ordinal: passage.ordinal,
         embedding: vectorLiteral(vectors[index] ?? []),
       }));
-      const written = await rpc(supabase, 'store_passage_embeddings', { items });
-      embedded += typeof written === 'number' ? written : 0;
+      const { data: written } = await supabase.rpc('store_passage_embeddings', { items }).throwOnError();
+      embedded += written;
       // A passage that could not be written (its document was processed again meanwhile) must not
       // be fetched forever.
       if (written !== batch.length) break;
@@ -81,7 +82,7 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
   if (refused) return refused;
   if (new URL(request.url).pathname.replace(/\/+$/, '') !== '/embed') return errorResponse(404, 'Not found', 'not_found');
   if (request.method === 'GET') {
-    return json(200, { enabled: embeddingProvider(env) !== null, embedded: 0, pending: await pendingCount(supabaseEnv(env)) });
+    return json(200, { enabled: embeddingProvider(env) !== null, embedded: 0, pending: await pendingCount(serviceClient(env)) });
   }
   if (request.method !== 'POST') return errorResponse(405, 'Method not allowed', 'method_not_allowed', { Allow: 'GET, POST, OPTIONS' });
   return embedPending(env);

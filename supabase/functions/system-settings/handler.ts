@@ -8,7 +8,7 @@ import { refuseUnlessAdmin } from '../_shared/adminOnly.ts';
 import { withAllowedOrigin } from '../_shared/cors.ts';
 import { errorResponse, json } from '../_shared/http.ts';
 import { spendCaps } from '../_shared/guard.ts';
-import { rpc, supabaseEnv } from '../_shared/supabase.ts';
+import { serviceClient } from '../_shared/supabase.ts';
 import { clearTtsCache } from '../_shared/ttsCache.ts';
 import { systemSettings } from './providerStatus.ts';
 
@@ -22,7 +22,7 @@ const routes: Record<string, { method: string; run: (env: Record<string, string>
 async function usage(env: Record<string, string>): Promise<Response> {
   const caps = spendCaps(env);
   try {
-    const today = await rpc(supabaseEnv(env), 'usage_today', {});
+    const { data: today } = await serviceClient(env).rpc('usage_today').throwOnError();
     return json(200, {
       caps: { modelTokens: caps.model_tokens, ttsCharacters: caps.tts_characters, sttSeconds: caps.stt_seconds },
       today,
@@ -34,7 +34,7 @@ async function usage(env: Record<string, string>): Promise<Response> {
 
 async function clearCache(env: Record<string, string>): Promise<Response> {
   try {
-    return json(200, { removed: await clearTtsCache(supabaseEnv(env)) });
+    return json(200, { removed: await clearTtsCache(serviceClient(env)) });
   } catch {
     // Storage refused or was unreachable; what was removed so far stays removed, a retry finishes.
     return errorResponse(502, 'Der Cache konnte nicht geleert werden.', 'cache_error');

@@ -13,7 +13,7 @@
 import { corsHeaders, preflight, withAllowedOrigin } from '../_shared/cors.ts';
 import { admit, recordSpend } from '../_shared/guard.ts';
 import { errorResponse, json, readJson } from '../_shared/http.ts';
-import { supabaseEnv, type SupabaseEnv } from '../_shared/supabase.ts';
+import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
 import { readCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
 import { readAll } from './audioStream.ts';
 import { elevenLabsConfig, PCM_SAMPLE_RATE, type ElevenLabsConfig, type SpeechRequest } from './elevenLabs.ts';
@@ -46,7 +46,7 @@ function audioResponse(
 /** The cached take of this text and voice, or a fresh one that is stored for the next visitor. */
 async function cachedSpeech(
   env: Record<string, string>,
-  supabase: SupabaseEnv,
+  supabase: ServiceClient,
   provider: ElevenLabsConfig,
   speech: SpeechRequest,
   voice: SplitVoiceSettings,
@@ -94,7 +94,7 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
   const provider = elevenLabsConfig(env);
   if (!provider) return errorResponse(503, ttsMessages.notConfigured, 'not_configured');
 
-  const supabase = supabaseEnv(env);
+  const supabase = serviceClient(env);
   const choice = await chooseVoice(supabase, request, tts.voiceSettings);
   if (choice.kind === 'invalid') return errorResponse(400, ttsMessages.invalidVoiceSettings, 'invalid_voice_settings');
   const voice = splitVoiceSettings(choice.settings);
