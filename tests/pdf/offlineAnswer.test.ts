@@ -84,6 +84,17 @@ describe('offlineAnswer', () => {
     expect(offlineAnswer('Warum sind Pausen wichtig?', [pauses, pomodoro, feedback], [1, 1, 0.9])).toContain('weniger Fehler');
   });
 
+  it('counts a negation with the word it negates as a phrase, not a topic word beside any other word', () => {
+    const sleep =
+      'Ein fester Rhythmus\n\nWer nach einem stressigen Tag schlecht einschlafen kann, braucht vor allem Regelmäßigkeit. ' +
+      'Geh jeden Tag zur gleichen Zeit ins Bett.';
+    const stress =
+      'Woran du Stress bemerkst\n\nAchte auf Warnsignale wie Kopfschmerzen oder Gereiztheit. ' +
+      'Wenn du dich abends nicht mehr erholst, ist es Zeit gegenzusteuern.';
+    // "abends nicht" in the question is no phrase: the answer is about falling asleep.
+    expect(offlineAnswer('Ich kann abends nicht einschlafen, was hilft?', [sleep, stress], [0.5, 0.5])).toContain('Regelmäßigkeit');
+  });
+
   it('says honestly that it does not know, in Mia\'s warm German, when there is no passage', () => {
     expect(offlineAnswer('Wie backe ich Brot?', [])).toBe(FALLBACK_ANSWER);
     expect(FALLBACK_ANSWER).toContain('nichts in meinem Wissen');

@@ -121,6 +121,9 @@ function sections(passage: string): Section[] {
   return result.filter((section) => section.sentences.length > 0);
 }
 
+/** Stems of the words that negate the word after them ("nicht wichtig", "keine Pause"). */
+const NEGATIONS = new Set(['nicht', 'kein', 'keine', 'keinen', 'keiner', 'keinem'].map((word) => stem(word)));
+
 /** Two words of the question in a row ("nicht wichtig") found in a row in the text count this much. */
 const PHRASE_WEIGHT = 0.5;
 
@@ -163,10 +166,15 @@ export function offlineAnswer(question: string, passages: readonly string[], sco
     return best;
   };
   const sentenceStems = new Map(allSentences.map((sentence) => [sentence, topicStems(sentence)]));
-  // The question's word pairs that hold a topic word: "dringend, aber nicht wichtig" asks for the
-  // sentence that says "nicht wichtig", not the one that says "nicht dringend".
+  // The question's word pairs that say something together: two topic words ("Aufgaben dringend"),
+  // or a negation and the topic word it negates ("dringend, aber nicht wichtig" asks for the
+  // sentence that says "nicht wichtig", not the one that says "nicht dringend"). A topic word next
+  // to any other word ("abends nicht", "kann abends") is no phrase.
   const topical = new Set(asked);
-  const phrases = [...wordPairs(question)].filter((pair) => pair.split(' ').some((word) => topical.has(word)));
+  const phrases = [...wordPairs(question)].filter((pair) => {
+    const [first = '', second = ''] = pair.split(' ');
+    return topical.has(second) && (topical.has(first) || NEGATIONS.has(first));
+  });
   // How much each question term (and word pair) a sentence covers.
   const coverage = (text: string, stems: Set<string>): number[] => {
     const pairs = phrases.length > 0 ? wordPairs(text) : new Set<string>();
