@@ -32,6 +32,7 @@ import { join, resolve } from 'node:path';
 import { liveCoachPath } from '../src/config/persona';
 import { clientOnlyPrefixes } from '../src/config/routes';
 import { configFromEnv } from '../supabase/local/config';
+import { addStarterKnowledge } from './starterKnowledge';
 import { startLocalStack } from '../supabase/local/server';
 import { fakeMicrophoneArgs, spokenWav } from '../tests/fixtures/audio/fakeMicrophone';
 import { DEFAULT_REAL_TIME_FACTOR, startFakeElevenLabs } from '../tests/fixtures/fakeProviders/fakeElevenLabs';
@@ -263,6 +264,9 @@ async function main() {
     },
   };
   const stack = await startLocalStack(config);
+  // The knowledge base a visitor meets on `npm start`: the questions are searched in real passages
+  // (an empty one would make every word a typo candidate and measure a search no visitor gets).
+  await addStarterKnowledge(`http://127.0.0.1:${String(config.port)}`, config, {});
   const site = createStaticServer({ dir: dist, clientOnlyPrefixes });
   site.listen(0, '127.0.0.1');
   await once(site, 'listening');

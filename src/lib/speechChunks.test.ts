@@ -19,10 +19,27 @@ describe('speech chunks', () => {
     ]);
   });
 
-  it('the clause piece is ready as soon as the comma and the space after it have arrived', () => {
+  it('the clause piece is ready as soon as its comma has arrived, without waiting for the next token', () => {
     const chunker = createSpeechChunker();
-    expect(chunker.push('Das klingt nach einem vollen Tag,')).toEqual([]);
-    expect(chunker.push(' und')).toEqual(['Das klingt nach einem vollen Tag,']);
+    expect(chunker.push('Das klingt nach einem vollen')).toEqual([]);
+    expect(chunker.push(' Tag')).toEqual([]);
+    expect(chunker.push(',')).toEqual(['Das klingt nach einem vollen Tag,']);
+    expect(chunker.push(' und das ist normal.')).toEqual([]);
+    expect(chunker.flush()).toBe('und das ist normal.');
+  });
+
+  it('waits for the next token after a comma or colon that follows a digit (3,5 or 10:30)', () => {
+    const decimal = createSpeechChunker();
+    expect(decimal.push('Schon eine Nacht mit nur 3,')).toEqual([]);
+    expect(decimal.push('5 Stunden Schlaf macht müde.')).toEqual([]);
+    expect(decimal.flush()).toBe('Schon eine Nacht mit nur 3,5 Stunden Schlaf macht müde.');
+    const time = createSpeechChunker();
+    expect(time.push('Geh heute schon um 22:')).toEqual([]);
+    expect(time.push('30 Uhr ins Bett.')).toEqual([]);
+    expect(time.flush()).toBe('Geh heute schon um 22:30 Uhr ins Bett.');
+    const list = createSpeechChunker();
+    expect(list.push('Wir haben dafür genau 3,')).toEqual([]);
+    expect(list.push(' nicht 4 Schritte')).toEqual(['Wir haben dafür genau 3,']);
   });
 
   it('accepts colons, semicolons and dashes between spaces as clause ends', () => {

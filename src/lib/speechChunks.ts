@@ -17,8 +17,12 @@ export interface SpeechChunker {
 /** Fewer words than this make no clause of their own ("Ja, …" waits for the sentence). */
 export const MIN_CLAUSE_WORDS = 4;
 
-/** A clause end: , ; : followed by whitespace, or a dash between spaces. */
-const CLAUSE_END = /[,;:](?=\s)|\s[-–—](?=\s)/gu;
+/**
+ * A clause end: , ; : followed by whitespace, or a dash between spaces. A , ; : that ends the text
+ * streamed so far counts at once (the space after it arrives only with the next token), unless a
+ * digit stands before it: "3," may become "3,5" and "10:" "10:30".
+ */
+const CLAUSE_END = /[,;:](?=\s)|(?<!\p{N})[,;:]$|\s[-–—](?=\s)/gu;
 /** Text before a clause end must not contain a possible sentence end (the sentence splitter's job). */
 const SENTENCE_MARK = /[.!?…\n]/u;
 

@@ -346,8 +346,9 @@ describe('with a language model', () => {
     expect((await conversation(harness, id)).rating).toBeNull();
   });
 
-  it('answers the CORS preflight itself, echoing the requested headers', async () => {
-    const requested = 'authorization, content-type, x-stainless-os, x-stainless-retry-count, x-conversation-id';
+  it('answers the CORS preflight itself, granting the requested headers and those of the next question', async () => {
+    // The first question carries no conversation id yet; the grant must cover the second one's too.
+    const requested = 'authorization,content-type,x-stainless-os,x-stainless-retry-count';
     const response = await fetch(`${harness.url}/functions/v1/coach/chat/completions`, {
       method: 'OPTIONS',
       headers: { origin: 'http://localhost:4173', 'access-control-request-method': 'POST', 'access-control-request-headers': requested },
@@ -355,7 +356,10 @@ describe('with a language model', () => {
     expect(response.status).toBe(204);
     // The local site is an allowed origin by default (ALLOWED_ORIGINS unset), so it is echoed.
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:4173');
-    expect(response.headers.get('access-control-allow-headers')).toBe(requested);
+    const granted = (response.headers.get('access-control-allow-headers') ?? '').split(', ');
+    expect(granted).toEqual(expect.arrayContaining([...requested.split(','), 'x-conversation-id', 'apikey']));
+    expect(new Set(granted).size).toBe(granted.length);
+    expect(response.headers.get('access-control-max-age')).toBe('86400');
     expect(response.headers.get('access-control-expose-headers')).toContain('x-conversation-id');
     expect(response.headers.get('access-control-expose-headers')).toContain('x-coach-mode');
   });

@@ -223,16 +223,20 @@ describe('concurrent streams and the spend cap', () => {
     const { error } = await harness.service().rpc('record_spend' as never, { p_kind: 'model_tokens', p_amount: MODEL_TOKEN_CAP } as never);
     expect(error).toBeNull();
     fake.reset();
-    const paused = await coach(harness, question, { from });
+    // A question of its own, so that no embedding of the answered one can be mistaken for it.
+    const pausedQuestion = { messages: [{ role: 'user', content: 'Was hilft gegen Lampenfieber?' }] };
+    const paused = await coach(harness, pausedQuestion, { from });
     expect(paused.status).toBe(200);
     expect(paused.headers.get('x-coach-mode')).toBe('paused');
     const completion = (await paused.json()) as { choices: { message: { content: string } }[] };
     expect(completion.choices[0]?.message.content).toBe('Der Live-Test ist für heute pausiert. Bitte versuche es morgen wieder.');
-    const streamed = await coach(harness, { ...question, stream: true }, { from });
+    const streamed = await coach(harness, { ...pausedQuestion, stream: true }, { from });
     const events = await streamed.text();
     expect(events).toContain('"model":"paused-for-today"');
     expect(events).toContain('"content":" pausiert."');
     expect(fake.requests()).toHaveLength(0);
+    // The knowledge search starts while a request is admitted, but the embedding (money) waits.
+    expect(JSON.stringify(fake.embeddings().map((request) => request.body))).not.toContain('Lampenfieber');
     expect((await usageToday(harness)).modelTokens).toBe(after.modelTokens + MODEL_TOKEN_CAP);
   });
 

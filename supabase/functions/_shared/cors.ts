@@ -1,17 +1,29 @@
 /**
- * CORS for the browser-facing functions. The preflight echoes the headers the browser asks for
- * (the openai SDK sends its own x-stainless-* headers; `*` would not cover Authorization), and
- * the functions' own response headers are exposed so the browser can read them.
+ * CORS for the browser-facing functions. The preflight grants the headers the browser asks for
+ * (the openai SDK sends its own x-stainless-* headers; `*` would not cover Authorization) together
+ * with every header the site's own requests use, so one cached preflight (Max-Age) covers the
+ * next requests too: the coach's second question adds `x-conversation-id`, and a grant of only
+ * the first question's headers would cost it another round trip before its first word. The
+ * functions' own response headers are exposed so the browser can read them.
  */
 export const exposedHeaders = ['x-conversation-id', 'x-coach-mode', 'x-playback-rate', 'x-pitch', 'x-tts-cache', 'x-sample-rate'];
+
+/** The request headers the site's calls send (supabase-js, the coach, speech to text). */
+export const allowedRequestHeaders = ['authorization', 'x-client-info', 'apikey', 'content-type', 'x-conversation-id', 'x-audio-duration'];
+
+function grantedHeaders(requested: string | null | undefined): string {
+  const asked = (requested ?? '')
+    .split(',')
+    .map((header) => header.trim().toLowerCase())
+    .filter((header) => header !== '');
+  return [...new Set([...asked, ...allowedRequestHeaders])].join(', ');
+}
 
 export function corsHeaders(request?: Request): Record<string, string> {
   return {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-    'Access-Control-Allow-Headers':
-      request?.headers.get('access-control-request-headers') ??
-      'authorization, x-client-info, apikey, content-type, x-conversation-id',
+    'Access-Control-Allow-Headers': grantedHeaders(request?.headers.get('access-control-request-headers')),
     'Access-Control-Expose-Headers': exposedHeaders.join(', '),
     'Access-Control-Max-Age': '86400',
   };

@@ -14,11 +14,11 @@ import { errorResponse, isRecord, readJson } from '../_shared/http.ts';
 import { personaSystemPrompt } from '../_shared/persona.ts';
 import { admit, estimateTokens, recordSpend } from '../_shared/guard.ts';
 import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
-import { parseChatRequest, type ChatMessage } from './chatRequest.ts';
+import { parseChatRequest, type ChatMessage, type ChatRequest } from './chatRequest.ts';
 import { coachConfig, type CoachConfig } from './config.ts';
 import { completionResponse } from './completion.ts';
 import { countMessage, isUuid, rateConversation } from './conversations.ts';
-import { findPassages, knowledgeMessage } from './knowledge.ts';
+import { findPassages, knowledgeMessage, type Passage } from './knowledge.ts';
 import { answerDeltas, OFFLINE_MODEL, offlineAnswer } from './offline.ts';
 import { PAUSED_ANSWER, PAUSED_MODEL } from './paused.ts';
 import { openChatStream, type UsageReport } from './upstream.ts';
@@ -65,12 +65,19 @@ async function* counted(
   }
 }
 
+/** The request's text and the knowledge search for it, started while the request is admitted. */
+interface Prepared {
+  chatRequest: ChatRequest | null;
+  passages: Promise<Passage[]>;
+}
+
 /**
  * The answer to a chat request. A model answer holds the client's stream slot (`release`) until
  * its text has streamed; every other outcome frees it before returning.
  */
 async function chat(
   request: Request,
+  prepared: Prepared,
   config: CoachConfig,
   supabase: ServiceClient,
   env: Record<string, string>,
@@ -78,7 +85,7 @@ async function chat(
 ): Promise<Response> {
   const slot = { handedOver: false };
   try {
-    return await answer(request, config, supabase, env, release, () => {
+    return await answer(request, prepared, config, supabase, env, release, () => {
       slot.handedOver = true;
     });
   } finally {
@@ -88,25 +95,28 @@ async function chat(
 
 async function answer(
   request: Request,
+  { chatRequest, passages: searched }: Prepared,
   config: CoachConfig,
   supabase: ServiceClient,
   env: Record<string, string>,
   release: () => Promise<void>,
   handOver: () => void,
 ): Promise<Response> {
-  const chatRequest = parseChatRequest(await readJson(request));
   if (!chatRequest) {
     return errorResponse(400, 'messages must end with a user message that has text', 'invalid_request');
   }
 
-  const [conversationId, passages] = await Promise.all([
-    countMessage(supabase, request.headers.get('x-conversation-id')).catch(logged('counting the conversation', null)),
-    findPassages(supabase, embeddingProvider(env), chatRequest, request.signal).catch(logged('the knowledge search', [])),
-  ]);
-  const headers: Record<string, string> = { 'x-coach-mode': config.openai ? 'model' : 'offline' };
-  if (conversationId) headers['x-conversation-id'] = conversationId;
+  const passages = await searched;
+  // The count only has to be known for the response headers: it runs while the model starts, not
+  // before it (nor beside the search, which the model waits for).
+  const count = () => countMessage(supabase, request.headers.get('x-conversation-id')).catch(logged('counting the conversation', null));
+  const headersWith = (conversationId: string | null): Record<string, string> => ({
+    'x-coach-mode': config.openai ? 'model' : 'offline',
+    ...(conversationId ? { 'x-conversation-id': conversationId } : {}),
+  });
 
   if (!config.openai) {
+    const headers = headersWith(await count());
     const answer = offlineAnswer(
       chatRequest.question,
       passages.map((passage) => passage.content),
@@ -123,7 +133,11 @@ async function answer(
   ];
   const stop = new AbortController();
   request.signal.addEventListener('abort', () => stop.abort(), { once: true });
-  const upstream = await openChatStream(config.openai, messages, stop.signal);
+  const opening = openChatStream(config.openai, messages, stop.signal);
+  // One turn of the event loop first, so the model's request is on its way before the count's.
+  const counting = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(count);
+  const [upstream, conversationId] = await Promise.all([opening, counting]);
+  const headers = headersWith(conversationId);
   if (!upstream.ok) return errorResponse(502, `upstream_error: ${upstream.detail}`, 'upstream_error', headers);
   handOver();
   return completionResponse(counted(upstream.deltas, upstream.usage, messages, env, release), {
@@ -164,16 +178,30 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
   }
 
   // Only a model answer costs money and holds a stream slot; the offline answer is counted as a request.
-  const gate = await admit(request, env, { fn: 'coach', spends: config.openai ? ['model_tokens'] : [], stream: config.openai !== null });
+  const admission = admit(request, env, { fn: 'coach', spends: config.openai ? ['model_tokens'] : [], stream: config.openai !== null });
+  // The knowledge search is a database round trip or two on the way to the first word, so it runs
+  // while the request is admitted; only the question's embedding (money) waits for the admission.
+  const chatRequest = parseChatRequest(await readJson(request));
+  const refused = new AbortController();
+  const passages = chatRequest
+    ? findPassages(
+        supabase,
+        embeddingProvider(env),
+        chatRequest,
+        AbortSignal.any([request.signal, refused.signal]),
+        admission.then((gate) => gate.ok),
+      ).catch(logged('the knowledge search', []))
+    : Promise.resolve([]);
+  const gate = await admission;
   if (!gate.ok) {
+    refused.abort();
     if (gate.reason !== 'spend_cap_reached') return gate.response;
     // The day's budget is spent: the coach says so in its own words, as an ordinary answer.
-    const chatRequest = parseChatRequest(await readJson(request));
     return completionResponse(answerDeltas(PAUSED_ANSWER), {
       model: PAUSED_MODEL,
       stream: chatRequest?.stream ?? false,
       headers: { 'x-coach-mode': 'paused' },
     });
   }
-  return chat(request, config, supabase, env, gate.release);
+  return chat(request, { chatRequest, passages }, config, supabase, env, gate.release);
 }

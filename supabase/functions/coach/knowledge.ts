@@ -67,8 +67,27 @@ export async function questionEmbedding(
   }
 }
 
-/** Whether any passage has an embedding yet (without one the vector search finds nothing). */
+/** How long an instance trusts a look that found an embedded passage. */
+export const EMBEDDED_CHECK_TTL_MS = 30_000;
+const embeddedSeen = new WeakMap<ServiceClient, number>();
+
+/**
+ * Whether any passage has an embedding yet (without one the vector search finds nothing). Once
+ * one has been seen, the instance trusts that for half a minute instead of asking per question:
+ * embedded passages rarely all disappear, and if they did, a question would only wait for an
+ * embedding that finds nothing more. "None yet" is asked again every time, so a document embedded
+ * a moment ago counts for the very next question.
+ */
 async function anyEmbeddedPassage(supabase: ServiceClient): Promise<boolean> {
+  const seen = embeddedSeen.get(supabase);
+  if (seen !== undefined && Date.now() - seen < EMBEDDED_CHECK_TTL_MS) return true;
+  const found = await lookForEmbeddedPassage(supabase);
+  if (found) embeddedSeen.set(supabase, Date.now());
+  else embeddedSeen.delete(supabase);
+  return found;
+}
+
+async function lookForEmbeddedPassage(supabase: ServiceClient): Promise<boolean> {
   const { data: rows } = await supabase
     .from('document_chunks')
     .select('id')
@@ -81,22 +100,29 @@ async function anyEmbeddedPassage(supabase: ServiceClient): Promise<boolean> {
 
 /**
  * The passages for a question. Without a key: the full-text search. With one, the question is
- * embedded while the full-text search runs; when that finds a confident answer, or no passage has
- * an embedding, its result is used at once; otherwise the search runs again fused with the
+ * embedded while the full-text search runs; when that finds a confident answer, or (asked only
+ * then) no passage has an embedding, its result is used at once; otherwise the search runs again fused with the
  * question's embedding (or stays full text when the embedding fails or takes too long).
+ *
+ * The search may start before the request is admitted (it costs only the database); the embedding
+ * costs money, so it waits for `admitted` and is never asked for when that says false.
  */
 export async function findPassages(
   supabase: ServiceClient,
   provider: EmbeddingProvider | null,
   request: Pick<ChatRequest, 'question' | 'history'>,
   signal: AbortSignal,
+  admitted: Promise<boolean> = Promise.resolve(true),
 ): Promise<Passage[]> {
   if (provider === null) return searchPassages(supabase, request);
   const unneeded = new AbortController();
-  const embedding = questionEmbedding(provider, request, AbortSignal.any([signal, unneeded.signal]));
+  const embeddingSignal = AbortSignal.any([signal, unneeded.signal]);
+  const embedding = admitted.then((ok) => (ok && !embeddingSignal.aborted ? questionEmbedding(provider, request, embeddingSignal) : null));
   try {
-    const [lexical, embedded] = await Promise.all([searchPassages(supabase, request), anyEmbeddedPassage(supabase)]);
-    if (!embedded || (lexical[0]?.score ?? 0) >= CONFIDENT_SCORE) return lexical;
+    const lexical = await searchPassages(supabase, request);
+    // Asked only now: a confident answer needs no vector half, and otherwise the embedding takes
+    // longer than this look anyway.
+    if ((lexical[0]?.score ?? 0) >= CONFIDENT_SCORE || !(await anyEmbeddedPassage(supabase))) return lexical;
     const vector = await embedding;
     return vector === null ? lexical : await searchPassages(supabase, request, vector);
   } finally {

@@ -15,13 +15,13 @@ import { admit, recordSpend } from '../_shared/guard.ts';
 import { errorResponse, json, readJson } from '../_shared/http.ts';
 import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
 import { readCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
-import { readAll } from './audioStream.ts';
+import { endingAfter, readAll } from './audioStream.ts';
 import { elevenLabsConfig, PCM_SAMPLE_RATE, type ElevenLabsConfig, type SpeechRequest } from './elevenLabs.ts';
 import { ttsMessages } from './messages.ts';
 import { splitVoiceSettings, type SplitVoiceSettings } from './providerSettings.ts';
 import { parseTtsRequest, type AudioFormat } from './request.ts';
 import { synthesize } from './synthesis.ts';
-import { chooseVoice } from './voiceChoice.ts';
+import { activeVoiceSettings, chooseVoice, overridesVoice, type VoiceChoice } from './voiceChoice.ts';
 
 const CONTENT_TYPES: Record<AudioFormat, string> = { mp3: 'audio/mpeg', pcm: 'audio/pcm' };
 
@@ -85,17 +85,24 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
 
   // Per-client limits and the daily character cap, shared by all instances (../_shared/guard.ts).
   // A refusal (429, or 503 once the cap is reached) leaves the browser to its own de-DE voice.
-  const gate = await admit(request, env, { fn: 'tts', spends: ['tts_characters'] });
-  if (!gate.ok) return gate.response;
-
+  // The admission and the active voice are two database round trips on the way to the first
+  // audio byte, so they run side by side; nothing reaches the provider before the admission.
+  const admission = admit(request, env, { fn: 'tts', spends: ['tts_characters'] });
   const tts = parseTtsRequest(await readJson(request));
+  const provider = elevenLabsConfig(env);
+  const supabase = serviceClient(env);
+  const visitorVoice = tts && provider && !overridesVoice(tts.voiceSettings) ? activeVoiceSettings(supabase) : null;
+
+  const gate = await admission;
+  if (!gate.ok) return gate.response;
   if (!tts) return errorResponse(400, ttsMessages.invalidText, 'invalid_text');
   // Without a provider the browser falls back to its own de-DE voice.
-  const provider = elevenLabsConfig(env);
   if (!provider) return errorResponse(503, ttsMessages.notConfigured, 'not_configured');
 
-  const supabase = serviceClient(env);
-  const choice = await chooseVoice(supabase, request, tts.voiceSettings);
+  // An admin's override costs the round trip to auth, and only once admitted.
+  const choice: VoiceChoice = visitorVoice
+    ? { kind: 'active', settings: await visitorVoice }
+    : await chooseVoice(supabase, request, tts.voiceSettings);
   if (choice.kind === 'invalid') return errorResponse(400, ttsMessages.invalidVoiceSettings, 'invalid_voice_settings');
   const voice = splitVoiceSettings(choice.settings);
   const speech: SpeechRequest = {
@@ -111,7 +118,9 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
 
   const synthesis = await synthesize(provider, speech);
   if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
-  // ElevenLabs bills the characters it was sent; a cached take costs nothing.
-  await recordSpend(env, 'tts_characters', tts.text.length);
-  return audioResponse(synthesis.audio, tts.format, voice, null);
+  // ElevenLabs bills the characters it was sent; a cached take costs nothing. The audio does not
+  // wait for the bookkeeping, a database round trip: it is written while the audio streams, and
+  // the stream ends only once it is (an edge runtime keeps the instance while a response streams).
+  const spent = recordSpend(env, 'tts_characters', tts.text.length);
+  return audioResponse(endingAfter(synthesis.audio, spent), tts.format, voice, null);
 }

@@ -32,9 +32,14 @@ export async function activeVoiceSettings(supabase: ServiceClient): Promise<Voic
   }
 }
 
+/** Whether the request asks for settings of its own (honoured only for an admin). */
+export function overridesVoice(requested: unknown): boolean {
+  return requested !== undefined && requested !== null;
+}
+
 export async function chooseVoice(supabase: ServiceClient, request: Request, requested: unknown): Promise<VoiceChoice> {
   // Only an override costs the round trip to auth; the visitors' sentences go straight on.
-  if (requested !== undefined && requested !== null && (await callerUser(supabase, request))?.isAdmin) {
+  if (overridesVoice(requested) && (await callerUser(supabase, request))?.isAdmin) {
     const settings = parseVoiceSettings(requested);
     return settings ? { kind: 'override', settings } : { kind: 'invalid' };
   }
