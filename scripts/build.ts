@@ -18,6 +18,7 @@ interface PrerenderModule {
   headFor(pathname: string, lang: 'de' | 'en'): { lang: 'de' | 'en'; canonical: string | null };
   renderHeadTags(head: ReturnType<PrerenderModule['headFor']>): string;
   prerenderPaths(): { path: string; id: string; lang: 'de' | 'en' }[];
+  matchPath(pathname: string): { boundLang: 'de' | 'en' | null } | null;
   pageModules: Record<string, { file: string; namespaces: readonly string[] }>;
   stylesheet: string;
 }
@@ -101,10 +102,11 @@ async function main() {
     return `<meta name="app-modules" content="${files.map((file) => `/${file}`).join(' ')}" />`;
   };
 
-  const page = (lang: string, head: string, html: string) =>
+  // Pages without a language of their own follow the visitor's choice (src/i18n/pendingLanguage.ts).
+  const page = (lang: string, head: string, html: string, followsChoice = false) =>
     template
       // Replacer functions: a string replacement would expand `$&`, `$'` and `$1` found in the page.
-      .replace('<html lang="de">', () => `<html lang="${lang}">`)
+      .replace('<html lang="de">', () => `<html lang="${lang}"${followsChoice ? ' data-language-follows-choice' : ''}>`)
       .replace('<!--app-head-->', () => head)
       .replace('<!--app-html-->', () => html);
 
@@ -120,7 +122,8 @@ async function main() {
     const { html } = await ssr.render(`${origin}${path}`);
     const file = path === '/' ? join(dist, 'index.html') : join(dist, path, 'index.html');
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, page(lang, `${ssr.renderHeadTags(ssr.headFor(path, lang))}\n    ${preloadTags(id, lang)}`, html));
+    const followsChoice = ssr.matchPath(path)?.boundLang === null;
+    writeFileSync(file, page(lang, `${ssr.renderHeadTags(ssr.headFor(path, lang))}\n    ${preloadTags(id, lang)}`, html, followsChoice));
     written.push(path);
   }
 

@@ -125,3 +125,45 @@ for (const { name, path } of pages.filter((entry) => entry.name !== 'imprint')) 
     }
   });
 }
+
+test('a visitor who chose English sees no German once the entry has run, and nothing shifts', async ({ page }) => {
+  await page.addInitScript(() => {
+    window.localStorage.setItem('language', 'en');
+    // Per frame: whether the entry had marked the page by then, and the heading as a visitor sees it.
+    const frames: { marked: boolean; heading: string | null }[] = [];
+    const shifts: number[] = [];
+    let marked = false;
+    Object.assign(window, { __frames: frames, __shifts: shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
+    }).observe({ type: 'layout-shift', buffered: true });
+    const sample = () => {
+      marked ||= document.documentElement.dataset.languagePending !== undefined;
+      const heading = document.querySelector('h1');
+      frames.push({ marked, heading: heading && getComputedStyle(heading).visibility === 'visible' ? heading.textContent : null });
+      requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+  await gotoHydrated(page, '/rechtliches/impressum');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'imprint:heading'));
+  await expect(page.locator('html')).not.toHaveAttribute('data-language-pending');
+  const { frames, shifts } = await page.evaluate(() => ({
+    frames: (window as unknown as { __frames: { marked: boolean; heading: string | null }[] }).__frames,
+    shifts: (window as unknown as { __shifts: number[] }).__shifts,
+  }));
+  // The entry marked the page (only a frame painted before the entry ran could show German)…
+  expect(frames.some((frame) => frame.marked)).toBe(true);
+  // …and from then on the heading was either invisible or English.
+  const afterMark = frames.filter((frame) => frame.marked && frame.heading !== null).map((frame) => frame.heading);
+  expect(afterMark.length).toBeGreaterThan(0);
+  expect(new Set(afterMark)).toEqual(new Set([text('en', 'imprint:heading')]));
+  expect(shifts).toEqual([]);
+});
+
+test('a page with a language of its own is never hidden, whatever was chosen before', async ({ page }) => {
+  await page.addInitScript(() => window.localStorage.setItem('language', 'en'));
+  await page.goto('/produkte/ai-hotlines');
+  await expect(page.locator('html')).not.toHaveAttribute('data-language-pending');
+  await expect(page.locator('html')).not.toHaveAttribute('data-language-follows-choice');
+});
