@@ -40,10 +40,3 @@ export function readAll(body: ReadableStream<Uint8Array>): Promise<ArrayBuffer> 
   return new Response(body).arrayBuffer();
 }
 
-/**
- * The same bytes, as they arrive; the stream closes only after `pending` has settled (it must not
- * reject). A listener who cancels early (barge-in) does not wait for it.
- */
-export function endingAfter(body: ReadableStream<Uint8Array>, pending: Promise<void>): ReadableStream<Uint8Array> {
-  return body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => pending }));
-}

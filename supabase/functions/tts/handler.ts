@@ -15,7 +15,7 @@ import { admit, recordSpend } from '../_shared/guard.ts';
 import { errorResponse, json, readJson } from '../_shared/http.ts';
 import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
 import { readCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
-import { endingAfter, readAll } from './audioStream.ts';
+import { readAll } from './audioStream.ts';
 import { elevenLabsConfig, PCM_SAMPLE_RATE, type ElevenLabsConfig, type SpeechRequest } from './elevenLabs.ts';
 import { ttsMessages } from './messages.ts';
 import { splitVoiceSettings, type SplitVoiceSettings } from './providerSettings.ts';
@@ -116,11 +116,10 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
   // Nor is a piece of a longer answer: its take depends on what was said before it.
   if (tts.cache && choice.kind === 'active' && !speech.previousText) return cachedSpeech(env, supabase, provider, speech, voice);
 
-  const synthesis = await synthesize(provider, speech);
+  // ElevenLabs bills the characters it was sent; a cached take costs nothing. The bookkeeping (a
+  // database round trip) is written while the provider prepares its first byte, so the audio never
+  // waits for it; a synthesis that then fails has been counted too (the cap errs on the safe side).
+  const [synthesis] = await Promise.all([synthesize(provider, speech), recordSpend(env, 'tts_characters', tts.text.length)]);
   if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
-  // ElevenLabs bills the characters it was sent; a cached take costs nothing. The audio does not
-  // wait for the bookkeeping, a database round trip: it is written while the audio streams, and
-  // the stream ends only once it is (an edge runtime keeps the instance while a response streams).
-  const spent = recordSpend(env, 'tts_characters', tts.text.length);
-  return audioResponse(endingAfter(synthesis.audio, spent), tts.format, voice, null);
+  return audioResponse(synthesis.audio, tts.format, voice, null);
 }
