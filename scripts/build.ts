@@ -18,7 +18,6 @@ interface PrerenderModule {
   headFor(pathname: string, lang: 'de' | 'en'): { lang: 'de' | 'en'; canonical: string | null };
   renderHeadTags(head: ReturnType<PrerenderModule['headFor']>): string;
   prerenderPaths(): { path: string; id: string; lang: 'de' | 'en' }[];
-  matchPath(pathname: string): { boundLang: 'de' | 'en' | null } | null;
   pageModules: Record<string, { file: string; namespaces: readonly string[] }>;
   stylesheet: string;
 }
@@ -102,11 +101,10 @@ async function main() {
     return `<meta name="app-modules" content="${files.map((file) => `/${file}`).join(' ')}" />`;
   };
 
-  // Pages without a language of their own follow the visitor's choice (src/i18n/pendingLanguage.ts).
-  const page = (lang: string, head: string, html: string, followsChoice = false) =>
+  const page = (lang: string, head: string, html: string) =>
     template
       // Replacer functions: a string replacement would expand `$&`, `$'` and `$1` found in the page.
-      .replace('<html lang="de">', () => `<html lang="${lang}"${followsChoice ? ' data-language-follows-choice' : ''}>`)
+      .replace('<html lang="de">', () => `<html lang="${lang}">`)
       .replace('<!--app-head-->', () => head)
       .replace('<!--app-html-->', () => html);
 
@@ -122,8 +120,7 @@ async function main() {
     const { html } = await ssr.render(`${origin}${path}`);
     const file = path === '/' ? join(dist, 'index.html') : join(dist, path, 'index.html');
     mkdirSync(dirname(file), { recursive: true });
-    const followsChoice = ssr.matchPath(path)?.boundLang === null;
-    writeFileSync(file, page(lang, `${ssr.renderHeadTags(ssr.headFor(path, lang))}\n    ${preloadTags(id, lang)}`, html, followsChoice));
+    writeFileSync(file, page(lang, `${ssr.renderHeadTags(ssr.headFor(path, lang))}\n    ${preloadTags(id, lang)}`, html));
     written.push(path);
   }
 

@@ -9,7 +9,6 @@
  * app instead of after it.
  */
 import { markStoredConsent } from './features/consent/decided';
-import { markPendingLanguage } from './i18n/pendingLanguage';
 
 function afterFirstPaint(run: () => void): void {
   // A hidden tab paints no frame: start at once rather than wait until it is shown.
@@ -32,8 +31,6 @@ function preloadPageModules(): void {
 // The prerendered cookie notice is hidden until this says that no consent is stored: then it shows
 // now, without waiting for the app (src/features/consent/decided.ts).
 markStoredConsent();
-// A page in German for a visitor who chose English stays invisible until it is in English.
-markPendingLanguage();
 
 // The built pages carry the stylesheet inline (scripts/build.ts); the dev server's do not.
 if (import.meta.env.DEV) void import('./styles.css');

@@ -7,7 +7,7 @@ import { App } from './App';
 import { preloadPage } from './pages';
 
 export { headFor, renderHeadTags } from './head';
-export { matchPath, prerenderPaths } from '../config/routes';
+export { prerenderPaths } from '../config/routes';
 export { pageModules } from './pages';
 /** The site's stylesheet as text: scripts/build.ts puts it into every page as a <style> element. */
 export { default as stylesheet } from '../styles.css?inline';

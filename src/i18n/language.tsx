@@ -3,10 +3,8 @@ import type { FlatNamespace } from 'i18next';
 import { defaultLang, isLang, matchPath, type Lang } from '../config/routes';
 import { createBrowserStore } from '../lib/browserStore';
 import { activateLanguage, fixedT, isLanguageActive, subscribeToWords, wordsVersion } from './index';
-import { clearPendingLanguage } from './pendingLanguage';
-import { LANGUAGE_STORAGE_KEY } from './storageKey';
 
-export { LANGUAGE_STORAGE_KEY };
+export const LANGUAGE_STORAGE_KEY = 'language';
 export const languageStore = createBrowserStore<Lang>(LANGUAGE_STORAGE_KEY, isLang);
 
 interface LanguageState {
@@ -34,15 +32,11 @@ export function LanguageProvider({ pathname, children }: { pathname: string; chi
     if (boundLang !== null && languageStore.get() !== boundLang) languageStore.set(boundLang);
   }, [boundLang]);
 
-  const words = useSyncExternalStore(subscribeToWords, wordsVersion, wordsVersion);
   useEffect(() => {
     document.documentElement.lang = lang;
     // Usually loaded already (start-up, language switch); otherwise the words arrive and render.
     if (!isLanguageActive(lang)) void activateLanguage(lang);
-    // A page the entry hid until it shows the remembered language (./pendingLanguage.ts): this
-    // effect runs after the render that used the words.
-    else clearPendingLanguage(lang);
-  }, [lang, words]);
+  }, [lang]);
 
   const choose = useCallback((next: Lang) => languageStore.set(next), []);
   const value = useMemo(() => ({ lang, choose }), [lang, choose]);

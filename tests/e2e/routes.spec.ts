@@ -72,16 +72,15 @@ test('an unknown path shows the not-found page with status 404 and a way home', 
 });
 
 test('prerendered HTML carries the page before any script runs', async ({ request }) => {
-  // A page without a language of its own says so: it follows the visitor's choice (pendingLanguage.ts).
-  for (const [path, heading, htmlTag] of [
-    ['/', text('de', 'home.headline'), '<html lang="de" data-language-follows-choice>'],
-    ['/products/ai-hotlines', text('en', 'hotlines:heading'), '<html lang="en">'],
-    ['/unternehmen/ueber-uns', text('de', 'about:heading'), '<html lang="de">'],
+  for (const [path, heading, lang] of [
+    ['/', text('de', 'home.headline'), 'de'],
+    ['/products/ai-hotlines', text('en', 'hotlines:heading'), 'en'],
+    ['/unternehmen/ueber-uns', text('de', 'about:heading'), 'de'],
   ] as const) {
     const response = await request.get(path);
     expect(response.status()).toBe(200);
     const html = await response.text();
-    expect(html).toContain(htmlTag);
+    expect(html).toContain(`<html lang="${lang}">`);
     expect(html).toMatch(new RegExp(`<h1[^>]*>${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</h1>`));
     expect(html).toMatch(/<title>[^<]+<\/title>/);
     expect(html).toMatch(/<meta name="description" content="[^"]+"/);
