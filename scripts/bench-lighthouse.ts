@@ -117,7 +117,16 @@ const badness = (f: RunFigures) => [-Math.min(...categories.map((c) => f.scores[
 
 /** One Lighthouse run; a failed trace (e.g. NO_NAVSTART on a busy machine) is retried twice. */
 async function audit(url: string, port: number, attempt = 1): Promise<Result> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...categories] });
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: [...categories],
+    // Every run is a first visit. Lighthouse's default reset keeps localStorage and cookies, so a
+    // language chosen on an English page of an earlier run would make the next German-only page
+    // (the legal pages) switch to English after hydration: a layout shift no first visit has.
+    clearStorageTypes: ['file_systems', 'shader_cache', 'service_workers', 'cache_storage', 'local_storage', 'indexeddb', 'cookies'],
+  });
   const error = result ? result.lhr.runtimeError : { code: 'NO_RESULT', message: 'Lighthouse returned nothing' };
   if (!error && result) return result.lhr;
   if (attempt >= 3) throw new Error(`${url}: ${error?.code ?? ''} ${error?.message ?? ''}`);
