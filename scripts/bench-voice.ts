@@ -32,13 +32,13 @@ import { join, resolve } from 'node:path';
 import { liveCoachPath } from '../src/config/persona';
 import { clientOnlyPrefixes } from '../src/config/routes';
 import { configFromEnv } from '../supabase/local/config';
-import { addStarterKnowledge } from './starterKnowledge';
 import { startLocalStack } from '../supabase/local/server';
 import { fakeMicrophoneArgs, spokenWav } from '../tests/fixtures/audio/fakeMicrophone';
 import { DEFAULT_REAL_TIME_FACTOR, startFakeElevenLabs } from '../tests/fixtures/fakeProviders/fakeElevenLabs';
 import { DEFAULT_TRANSCRIPTION_DELAY_MS } from '../tests/fixtures/fakeProviders/fakeTranscription';
 import { startFakeOpenAI } from '../tests/fixtures/fakeProviders/fakeOpenAI';
 import { chromiumArgs, findChromium } from './find-chromium';
+import { addStarterKnowledge } from './starterKnowledge';
 import { createStaticServer } from './staticServer';
 
 const budget = { ratio: 1.15, firstAudioMs: 900, bargeInMs: 300 };

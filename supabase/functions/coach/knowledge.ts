@@ -68,7 +68,7 @@ export async function questionEmbedding(
 }
 
 /** How long an instance trusts a look that found an embedded passage. */
-export const EMBEDDED_CHECK_TTL_MS = 30_000;
+const EMBEDDED_CHECK_TTL_MS = 30_000;
 const embeddedSeen = new WeakMap<ServiceClient, number>();
 
 /**
@@ -101,8 +101,8 @@ async function lookForEmbeddedPassage(supabase: ServiceClient): Promise<boolean>
 /**
  * The passages for a question. Without a key: the full-text search. With one, the question is
  * embedded while the full-text search runs; when that finds a confident answer, or (asked only
- * then) no passage has an embedding, its result is used at once; otherwise the search runs again fused with the
- * question's embedding (or stays full text when the embedding fails or takes too long).
+ * then) no passage has an embedding, its result is used at once; otherwise the search runs again
+ * fused with the question's embedding (or stays full text when the embedding fails or is slow).
  *
  * The search may start before the request is admitted (it costs only the database); the embedding
  * costs money, so it waits for `admitted` and is never asked for when that says false.

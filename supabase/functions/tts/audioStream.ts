@@ -39,4 +39,3 @@ export async function streamUnlessEmpty(body: ReadableStream<Uint8Array>): Promi
 export function readAll(body: ReadableStream<Uint8Array>): Promise<ArrayBuffer> {
   return new Response(body).arrayBuffer();
 }
-
