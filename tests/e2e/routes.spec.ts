@@ -93,6 +93,22 @@ test('prerendered HTML carries the page before any script runs', async ({ reques
   expect(twin).toContain('hreflang="de" href="https://www.example.com/produkte/ai-hotlines"');
 });
 
+test('the code a page loads first carries V8\'s compile hint; code loaded on demand does not', async ({ request }) => {
+  const html = await (await request.get('/produkte/ai-hotlines')).text();
+  const entry = /<script type="module"[^>]* src="([^"]+)"/.exec(html)?.[1] ?? '';
+  const modules = (/<meta name="app-modules" content="([^"]*)"/.exec(html)?.[1] ?? '').split(' ').filter(Boolean);
+  expect(entry).toMatch(/^\/assets\/.+\.js$/);
+  expect(modules.length).toBeGreaterThan(3);
+  for (const file of [entry, ...modules]) {
+    expect((await (await request.get(file)).text()).startsWith('//# allFunctionsCalledOnLoad\n'), file).toBe(true);
+  }
+  // The admin login page is loaded only when an operator opens it.
+  const boot = await (await request.get(modules.find((file) => file.includes('/boot-')) ?? '')).text();
+  const admin = /assets\/AdminLoginPage-[\w-]+\.js/.exec(boot)?.[0];
+  expect(admin).toBeDefined();
+  expect(await (await request.get(`/${admin ?? ''}`)).text()).not.toContain('allFunctionsCalledOnLoad');
+});
+
 test('sitemap and robots come from the route registry', async ({ request }) => {
   const sitemap = await (await request.get('/sitemap.xml')).text();
   expect(sitemap).toContain('<loc>https://www.example.com/products/ai-secretary</loc>');
