@@ -1,5 +1,5 @@
 import { CompanyAddress } from '../../components/ui/CompanyAddress';
-import { useEffect } from 'react';
+import { startTransition, useEffect } from 'react';
 import { BookingLink } from '../../components/ui/BookingLink';
 import { buttonClass } from '../../components/ui/buttonStyles';
 import { PageHeader } from '../../components/ui/PageHeader';
@@ -20,8 +20,11 @@ export default function ContactPage() {
   const contact = useContact();
   const { open } = contact;
 
+  // Opened as a transition: the dialog's first render yields to the browser, and its effects (focus
+  // into the form, hiding the page from screen readers, the scroll lock) run in a task of their
+  // own instead of in the one that finishes hydrating the page (one long task on a phone).
   useEffect(() => {
-    open();
+    startTransition(() => open());
   }, [open]);
 
   return (
