@@ -15,9 +15,8 @@ interface ContactModalProps {
 /**
  * Radix Dialog traps focus, closes on Escape and returns focus to the opener. No Dialog.Portal: the
  * modal is already rendered last in the app (ContactProvider), and a portal mounts in two passes
- * (its layout effect sets state), which forces the dialog's effects (focus, hiding the page from
- * screen readers, the scroll lock) into the same task as its first render: one long task when
- * the dialog opens. Without it they run in a task of their own.
+ * (its layout effect sets state), a second synchronous render of the whole dialog in the task
+ * that opens it.
  */
 export default function ContactModal({ open, product, onClose, onClosed, openMail }: ContactModalProps) {
   const { t } = useT();

@@ -20,9 +20,9 @@ export default function ContactPage() {
   const contact = useContact();
   const { open } = contact;
 
-  // Opened as a transition: the dialog's first render yields to the browser, and its effects (focus
-  // into the form, hiding the page from screen readers, the scroll lock) run in a task of their
-  // own instead of in the one that finishes hydrating the page (one long task on a phone).
+  // Opened as a transition: the dialog's first render yields to the browser between components
+  // instead of running in one piece right after hydration; only its commit and its effects (focus
+  // into the form, hiding the page from screen readers, the scroll lock) remain one task.
   useEffect(() => {
     startTransition(() => open());
   }, [open]);
