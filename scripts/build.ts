@@ -25,6 +25,7 @@ interface PrerenderModule {
 interface ManifestChunk {
   file: string;
   imports?: string[];
+  dynamicImports?: string[];
   isEntry?: boolean;
 }
 
@@ -110,13 +111,17 @@ async function main() {
   const entryChunk = Object.values(manifest).find((chunk) => chunk.isEntry);
   if (!entryChunk) throw new Error('The client build has no entry chunk in its manifest.');
   const firstLoad = new Set<string>([entryChunk.file]);
+  const app = entryChunk.dynamicImports ?? [];
+  if (app.length === 0) throw new Error('The entry chunk imports no app: src/main.tsx should import ./app/boot.');
   const preloadTags = (id: string, lang: string) => {
     const page = ssr.pageModules[id];
     if (page && !manifest[`src/pages/${page.file}`]) {
       throw new Error(`src/app/pages.tsx names src/pages/${page.file} for ${id}, which the build did not produce.`);
     }
     const keys = [
-      'src/app/boot.tsx',
+      // The app (src/app/boot.tsx and what it imports), which the entry imports once the page is
+      // painted; first, so its preload is the first request.
+      ...app,
       `src/pages/${page?.file ?? ''}`,
       ...['common', ...(page?.namespaces ?? [])].map((ns) => `src/i18n/locales/${lang}/${ns}.json`),
     ];
