@@ -109,6 +109,21 @@ test('the code a page loads first carries V8\'s compile hint; code loaded on dem
   expect(await (await request.get(`/${admin ?? ''}`)).text()).not.toContain('allFunctionsCalledOnLoad');
 });
 
+test('the app\'s code is requested only after the page\'s content is on screen, also on a slow phone', async ({ page }) => {
+  const cdp = await page.context().newCDPSession(page);
+  // A busy phone runs frames that paint nothing yet: the next animation frame is not the first paint.
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  for (const path of ['/unternehmen/kontakt', '/produkte/ai-hotlines', '/rechtliches/datenschutz']) {
+    await gotoHydrated(page, path);
+    const { paint, app } = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+      app: performance.getEntriesByType('resource').find((entry) => /\/assets\/boot-[\w-]+\.js$/.test(entry.name))?.startTime ?? Number.NaN,
+    }));
+    expect(paint, path).toBeGreaterThan(0);
+    expect(app, path).toBeGreaterThanOrEqual(paint);
+  }
+});
+
 test('sitemap and robots come from the route registry', async ({ request }) => {
   const sitemap = await (await request.get('/sitemap.xml')).text();
   expect(sitemap).toContain('<loc>https://www.example.com/products/ai-secretary</loc>');
