@@ -18,7 +18,7 @@ export default defineConfig(({ mode }) => {
       manifest: true,
       modulePreload: {
         // The entry's import of the app (src/app/boot.tsx) gets no preload links from Vite: the
-        // entry preloads the app with the page's own modules in one go (src/main.tsx), and a
+        // entry preloads the app together with the page's own modules (src/main.tsx), and a
         // second <link rel=modulepreload> per module would cost the main thread about 1 ms each
         // on a phone for nothing.
         resolveDependencies: (filename, deps) => (/(^|\/)boot-[\w-]+\.js$/.test(filename) ? [] : deps),

@@ -12,11 +12,11 @@ import { markStoredConsent } from './features/consent/decided';
 
 /**
  * Runs `run` once the browser has painted the page's content (the first contentful paint), in the
- * task that reports it. The next animation frame is not enough: on a busy phone Chrome runs frames that
- * paint nothing yet, and in 5 of 12 loads at 4× CPU slowdown the app's download began before the
- * text was on screen. Pages without prerendered content (the admin area's empty shell) have
- * nothing to wait for; a browser without paint timing, or a paint that never comes (a tab hidden
- * before it painted), falls back to the next frame or to two seconds.
+ * task that reports it. The next animation frame is not enough: on a busy phone Chrome runs
+ * frames that paint nothing yet, and in 5 of 12 loads at 4× CPU slowdown the app's download began
+ * before the text was on screen. Pages without prerendered content (the admin area's empty shell)
+ * have nothing to wait for; a browser without paint timing, or a paint that never comes (a tab
+ * hidden before it painted), falls back to the next frame or to two seconds.
  */
 function afterFirstPaint(run: () => void): void {
   let started = false;
