@@ -83,8 +83,7 @@ const compileHint = '//# allFunctionsCalledOnLoad\n';
 function addCompileHints(dist: string, files: Iterable<string>): void {
   for (const file of files) {
     const path = join(dist, file);
-    const code = readFileSync(path, 'utf8');
-    if (!code.startsWith(compileHint)) writeFileSync(path, compileHint + code);
+    writeFileSync(path, compileHint + readFileSync(path, 'utf8'));
   }
 }
 
@@ -113,6 +112,11 @@ async function main() {
   const firstLoad = new Set<string>([entryChunk.file]);
   const app = entryChunk.dynamicImports ?? [];
   if (app.length === 0) throw new Error('The entry chunk imports no app: src/main.tsx should import ./app/boot.');
+  // vite.config.ts turns Vite's preload links off for the app's chunk by its name (boot-*.js); a
+  // renamed chunk would bring them back, one more link per module next to the entry's own.
+  if (readFileSync(join(dist, entryChunk.file), 'utf8').includes('__vite__mapDeps')) {
+    throw new Error("The entry preloads the app's modules through Vite; vite.config.ts's resolveDependencies no longer matches the app's chunk.");
+  }
   const preloadTags = (id: string, lang: string) => {
     const page = ssr.pageModules[id];
     if (page && !manifest[`src/pages/${page.file}`]) {
