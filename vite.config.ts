@@ -17,11 +17,11 @@ export default defineConfig(({ mode }) => {
       sourcemap: false,
       manifest: true,
       modulePreload: {
-        // The entry's import of the app (src/app/boot.tsx) gets no preload links from Vite: the
-        // entry preloads the app together with the page's own modules (src/main.tsx), and a
-        // second <link rel=modulepreload> per module would cost the main thread about 1 ms each
-        // on a phone for nothing.
-        resolveDependencies: (filename, deps) => (/(^|\/)boot-[\w-]+\.js$/.test(filename) ? [] : deps),
+        // The entry's imports of the app (React DOM, then src/app/boot.tsx) get no preload links
+        // from Vite: the entry preloads the app together with the page's own modules
+        // (src/main.tsx), and a second <link rel=modulepreload> per module would cost the main
+        // thread about 1 ms each on a phone for nothing.
+        resolveDependencies: (_filename, deps, { hostId }) => (/(^|\/)index-[\w-]+\.js$/.test(hostId) ? [] : deps),
       },
     },
   };

@@ -3,10 +3,12 @@
  * for every public route in each language it has, plus spa.html (client-only routes), 404.html,
  * sitemap.xml and robots.txt, all read from the one route registry.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
+import { criticalCss } from './criticalCss';
 
 const root = resolve(import.meta.dirname, '..');
 // DIST_DIR lets several builds live side by side (e.g. parallel test runs); dist/ by default.
@@ -43,8 +45,9 @@ function preloadsFor(manifest: Record<string, ManifestChunk>, key: string): stri
 }
 
 /**
- * The site's one stylesheet (Tailwind, about 9 KB gzip) goes into every page as a <style> element,
- * so the first paint needs nothing but the HTML: no render-blocking request, no extra round trip.
+ * The site's one stylesheet (Tailwind, about 9 KB gzip) goes into the page template as a <style>
+ * element, so the first paint needs nothing but the HTML: no render-blocking request, no extra
+ * round trip (each prerendered page then keeps only its own rules: criticalStylesOnly).
  * It comes from the prerender build (`styles.css?inline`), not from the client's: a stylesheet of
  * the client entry would be a dependency of every lazy chunk, which Vite's preload helper would
  * then fetch again as a <link>. The CSP allows the <style> element (`style-src 'unsafe-inline'`,
@@ -55,6 +58,27 @@ function inlineStylesheet(html: string, css: string): string {
   if (css.includes('</style')) throw new Error('The stylesheet contains "</style", which would end the inline style.');
   if (/<link rel="stylesheet"/.test(html)) throw new Error('index.html links a stylesheet; the build inlines src/styles.css instead.');
   return html.replace('<!--app-head-->', () => `<style>${css.trim()}</style>\n    <!--app-head-->`);
+}
+
+/**
+ * Each prerendered page keeps only the rules its own HTML uses (with their :hover, :focus and
+ * media-query variants): about half of the stylesheet, so every page's HTML fits in the first
+ * round trips (TCP's first window is about 14 KB). The whole stylesheet is written to
+ * `assets/styles-<hash>.css` and named in `<meta name="app-stylesheet">`: src/main.tsx loads it
+ * once the page is painted, and the app renders nothing before it has arrived (a dialog, an open
+ * menu or another page may use any rule).
+ */
+function writeFullStylesheet(css: string): string {
+  const file = `assets/styles-${createHash('sha256').update(css).digest('base64url').slice(0, 8)}.css`;
+  writeFileSync(join(dist, file), css.trim());
+  return `/${file}`;
+}
+
+/** The page with only the rules its elements can use in its inline stylesheet (scripts/criticalCss.ts). */
+function criticalStylesOnly(html: string): string {
+  const inline = /<style>([\s\S]*?)<\/style>/.exec(html);
+  if (!inline?.[1]) throw new Error('The page has no inline stylesheet.');
+  return html.replace(inline[0], () => `<style>${criticalCss(inline[1] ?? '', html)}</style>`);
 }
 
 /**
@@ -134,6 +158,7 @@ async function main() {
     return `<meta name="app-modules" content="${files.map((file) => `/${file}`).join(' ')}" />`;
   };
 
+  const stylesheetTag = `<meta name="app-stylesheet" content="${writeFullStylesheet(ssr.stylesheet)}" />`;
   const page = (lang: string, head: string, html: string) =>
     template
       // Replacer functions: a string replacement would expand `$&`, `$'` and `$1` found in the page.
@@ -153,7 +178,8 @@ async function main() {
     const { html } = await ssr.render(`${origin}${path}`);
     const file = path === '/' ? join(dist, 'index.html') : join(dist, path, 'index.html');
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, page(lang, `${ssr.renderHeadTags(ssr.headFor(path, lang))}\n    ${preloadTags(id, lang)}`, html));
+    const head = `${ssr.renderHeadTags(ssr.headFor(path, lang))}\n    ${preloadTags(id, lang)}\n    ${stylesheetTag}`;
+    writeFileSync(file, criticalStylesOnly(page(lang, head, html)));
     written.push(path);
   }
 
@@ -161,7 +187,10 @@ async function main() {
 
   const missing = '/__not-found__';
   const notFound = await ssr.render(`${origin}${missing}`);
-  writeFileSync(join(dist, '404.html'), page('de', ssr.renderHeadTags(ssr.headFor(missing, 'de')), notFound.html));
+  writeFileSync(
+    join(dist, '404.html'),
+    criticalStylesOnly(page('de', `${ssr.renderHeadTags(ssr.headFor(missing, 'de'))}\n    ${stylesheetTag}`, notFound.html)),
+  );
 
   const canonical = ssr
     .prerenderPaths()

@@ -125,3 +125,33 @@ for (const { name, path } of pages.filter((entry) => entry.name !== 'imprint')) 
     }
   });
 }
+
+test('the sections below the fold are rendered only near the viewport, and an address with an anchor still lands on its section', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 412, height: 823 });
+  await page.addInitScript(() => window.localStorage.setItem('cookie-consent', 'accepted'));
+  await gotoHydrated(page, '/rechtliches/datenschutz');
+  const sections = page.locator('main > section');
+  const skipped = (index: number) =>
+    sections.nth(index).locator('h2').evaluate((heading) => !heading.checkVisibility({ contentVisibilityAuto: true }));
+  expect(await skipped(0)).toBe(false);
+  expect(await skipped((await sections.count()) - 1)).toBe(true);
+
+  // Opened at an anchor far down the page: the section's heading is right below the sticky header.
+  await page.goto('/rechtliches/impressum');
+  await gotoHydrated(page, '/rechtliches/datenschutz#ihre-rechte');
+  const target = page.locator('#ihre-rechte h2');
+  await expect(target).toBeInViewport();
+  const headerBottom = await page.getByRole('banner').first().evaluate((element) => element.getBoundingClientRect().bottom);
+  let settled = Number.NaN;
+  await expect
+    .poll(async () => {
+      const previous = settled;
+      settled = await target.evaluate((element) => Math.round(element.getBoundingClientRect().top));
+      return settled === previous;
+    })
+    .toBe(true);
+  expect(settled).toBeGreaterThanOrEqual(headerBottom);
+  expect(settled).toBeLessThan(823 / 2);
+});
