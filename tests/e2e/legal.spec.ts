@@ -1,3 +1,4 @@
+import type { Locator, Page } from '@playwright/test';
 import { company } from '../../src/config/company';
 import { expect, gotoHydrated, test, text } from './fixtures';
 
@@ -90,6 +91,25 @@ for (const lang of ['de', 'en'] as const) {
   });
 }
 
+/**
+ * The heading, once the (smooth) scroll has settled, is below the sticky header, not hidden under
+ * it, and in the upper half of the viewport.
+ */
+async function expectRightBelowHeader(page: Page, target: Locator) {
+  await expect(target).toBeInViewport();
+  const headerBottom = await page.getByRole('banner').first().evaluate((element) => element.getBoundingClientRect().bottom);
+  let settled = Number.NaN;
+  await expect
+    .poll(async () => {
+      const previous = settled;
+      settled = await target.evaluate((element) => Math.round(element.getBoundingClientRect().top));
+      return settled === previous;
+    })
+    .toBe(true);
+  expect(settled).toBeGreaterThanOrEqual(headerBottom);
+  expect(settled).toBeLessThan((page.viewportSize()?.height ?? 0) / 2);
+}
+
 for (const { name, path } of pages.filter((entry) => entry.name !== 'imprint')) {
   test(`the ${name} table of contents jumps to each section`, async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 700 });
@@ -108,19 +128,7 @@ for (const { name, path } of pages.filter((entry) => entry.name !== 'imprint')) 
       await expect(target).toHaveText((await link.textContent()) ?? '');
       await link.click();
       await expect(page).toHaveURL(new RegExp(`${path}${href ?? ''}$`));
-      await expect(target).toBeInViewport();
-      // The heading ends up below the sticky header, not hidden under it (the scroll is smooth).
-      const headerBottom = await page.getByRole('banner').first().evaluate((element) => element.getBoundingClientRect().bottom);
-      let settled = Number.NaN;
-      await expect
-        .poll(async () => {
-          const previous = settled;
-          settled = await target.evaluate((element) => Math.round(element.getBoundingClientRect().top));
-          return settled === previous;
-        })
-        .toBe(true);
-      expect(settled).toBeGreaterThanOrEqual(headerBottom);
-      expect(settled).toBeLessThan(700 / 2);
+      await expectRightBelowHeader(page, target);
       await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     }
   });
@@ -141,17 +149,5 @@ test('the sections below the fold are rendered only near the viewport, and an ad
   // Opened at an anchor far down the page: the section's heading is right below the sticky header.
   await page.goto('/rechtliches/impressum');
   await gotoHydrated(page, '/rechtliches/datenschutz#ihre-rechte');
-  const target = page.locator('#ihre-rechte h2');
-  await expect(target).toBeInViewport();
-  const headerBottom = await page.getByRole('banner').first().evaluate((element) => element.getBoundingClientRect().bottom);
-  let settled = Number.NaN;
-  await expect
-    .poll(async () => {
-      const previous = settled;
-      settled = await target.evaluate((element) => Math.round(element.getBoundingClientRect().top));
-      return settled === previous;
-    })
-    .toBe(true);
-  expect(settled).toBeGreaterThanOrEqual(headerBottom);
-  expect(settled).toBeLessThan(823 / 2);
+  await expectRightBelowHeader(page, page.locator('#ihre-rechte h2'));
 });
