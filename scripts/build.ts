@@ -82,7 +82,7 @@ function criticalStylesOnly(html: string): string {
 }
 
 /**
- * The entry script (src/main.tsx, 1.5 KB gzip) is fetched at low priority: the first paint does not
+ * The entry script (src/main.tsx, 2 KB gzip) is fetched at low priority: the first paint does not
  * need it (it waits for that paint before it loads the app), so it must not take bandwidth from
  * the HTML. Vite's own modulepreload links for the entry's imports would load code before the
  * paint: there must be none (the entry imports nothing statically).
@@ -136,10 +136,11 @@ async function main() {
   const firstLoad = new Set<string>([entryChunk.file]);
   const app = entryChunk.dynamicImports ?? [];
   if (app.length === 0) throw new Error('The entry chunk imports no app: src/main.tsx should import ./app/boot.');
-  // vite.config.ts turns Vite's preload links off for the app's chunk by its name (boot-*.js); a
-  // renamed chunk would bring them back, one more link per module next to the entry's own.
+  // vite.config.ts turns Vite's preload links off for the entry's imports by the entry chunk's
+  // name (index-*.js); a renamed entry would bring them back, one more link per module next to
+  // the entry's own.
   if (readFileSync(join(dist, entryChunk.file), 'utf8').includes('__vite__mapDeps')) {
-    throw new Error("The entry preloads the app's modules through Vite; vite.config.ts's resolveDependencies no longer matches the app's chunk.");
+    throw new Error("The entry preloads the app's modules through Vite; vite.config.ts's resolveDependencies no longer matches the entry chunk.");
   }
   const preloadTags = (id: string, lang: string) => {
     const page = ssr.pageModules[id];
