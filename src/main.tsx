@@ -1,7 +1,8 @@
 /**
  * The entry: 2 KB gzip that waits until the browser has painted the prerendered HTML, then loads
- * the app (React, the router, the words) and the whole stylesheet, and the app hydrates. So the first paint needs the HTML alone,
- * and neither downloading nor evaluating the app competes with it, not even from the cache.
+ * the app (React, the router, the words) and the whole stylesheet, and the app hydrates. So the
+ * first paint needs the HTML alone, and neither downloading nor evaluating the app competes with
+ * it, not even from the cache.
  *
  * The HTML names the modules the page hydrates with (`<meta name="app-modules">`, written by
  * scripts/build.ts): they are preloaded together right after the app's import starts (in a task of
@@ -79,8 +80,10 @@ function layOutFullyBeforeAnchorJumps(): void {
   window.addEventListener('hashchange', full, { once: true });
 }
 
-const pageModules = (): string[] =>
-  (document.querySelector<HTMLMetaElement>('meta[name="app-modules"]')?.content ?? '').split(' ').filter(Boolean);
+/** The content of a `<meta name>` that scripts/build.ts writes into each prerendered page. */
+const metaContent = (name: string): string => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
+
+const pageModules = (): string[] => metaContent('app-modules').split(' ').filter(Boolean);
 
 // The prerendered cookie notice is hidden until this says that no consent is stored: then it shows
 // now, without waiting for the app (src/features/consent/decided.ts).
@@ -100,7 +103,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * any other. Resolves when it has loaded, or failed to (then the page keeps its own rules).
  */
 function loadFullStylesheet(): Promise<void> {
-  const href = document.querySelector<HTMLMetaElement>('meta[name="app-stylesheet"]')?.content;
+  const href = metaContent('app-stylesheet');
   if (!href) return Promise.resolve();
   return new Promise((resolve) => {
     const link = document.createElement('link');
