@@ -98,30 +98,64 @@ if (import.meta.env.DEV) void import('./styles.css');
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * Loads the whole stylesheet: the HTML carries only the rules its own elements use
- * (scripts/build.ts), and what the app renders next (a dialog, an open menu, another page) may need
- * any other. Resolves when it has loaded, or failed to (then the page keeps its own rules).
+ * The whole stylesheet, applied the first time the app adds an element to the page or changes a
+ * class. The HTML carries the rules its own elements use (scripts/build.ts) in every state they
+ * can take (hover, focus, breakpoints, `aria-*` and `data-*` states), so until the app renders
+ * something new (a dialog, an open menu, another page) they are all the page needs; what it
+ * renders next may need any rule. Applying a stylesheet restyles the whole page, 10–35 ms of main
+ * thread while a phone loads the page, so a visitor who only reads never pays for it.
+ *
+ * The text is fetched with the app (`ready` resolves when it is there, or has failed). A
+ * MutationObserver runs its callback right after the change, before the browser renders the next
+ * frame, so new content is never painted without its rules. Constructed stylesheets are not
+ * subject to the CSP's `style-src`; a browser without them, or a failed fetch, gets a `<link>`.
  */
-function loadFullStylesheet(): Promise<void> {
+function applyWholeStylesheetOnFirstChange(): { ready: Promise<void> } {
   const href = metaContent('app-stylesheet');
-  if (!href) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = document.createElement('link');
-    link.rel = 'stylesheet';
-    link.href = href;
-    link.onload = link.onerror = () => resolve();
-    document.head.append(link);
+  if (!href) return { ready: Promise.resolve() };
+  let text: string | null = null;
+  let wanted = false;
+  const apply = () => {
+    if (text !== null && 'adoptedStyleSheets' in document) {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(text);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    } else {
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = href;
+      document.head.append(link);
+    }
+  };
+  const ready = fetch(href)
+    .then((response) => (response.ok ? response.text() : null))
+    .catch(() => null)
+    .then((body) => {
+      text = body;
+      if (wanted) apply();
+    });
+  const observer = new MutationObserver((records) => {
+    const changed = records.some(
+      (record) => record.type === 'attributes' || [...record.addedNodes].some((node) => node.nodeType === Node.ELEMENT_NODE),
+    );
+    if (!changed) return;
+    observer.disconnect();
+    wanted = true;
+    // Before the text has arrived (a change before the app has even started), it applies on arrival.
+    if (text !== null) apply();
   });
+  observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
+  return { ready };
 }
 
 afterFirstPaint(() => {
-  const styles = loadFullStylesheet();
+  const styles = applyWholeStylesheetOnFirstChange();
   // React DOM, the app's largest module, is evaluated in a task of its own and the rest of the app
-  // (src/app/boot.tsx) in the next: together they made one long task. The app renders once the
-  // whole stylesheet is there.
+  // (src/app/boot.tsx) in the next: together they made one long task. The app starts once the
+  // whole stylesheet's text is there, so whatever it renders first can have its rules at once.
   void import('react-dom/client')
     .then(nextTask)
-    .then(() => Promise.all([import('./app/boot'), styles]))
+    .then(() => Promise.all([import('./app/boot'), styles.ready]))
     .then(([{ start }]) => start());
   // A task of its own: each preload is a request the browser starts synchronously (about 1 ms each
   // on a phone), and the app's own download has begun by then.

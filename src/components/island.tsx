@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { lazy, memo, Suspense, type ComponentType, type ReactNode } from 'react';
 
 type Loader<P> = () => Promise<ComponentType<P>>;
 const islands: (() => Promise<unknown>)[] = [];
@@ -25,13 +25,16 @@ export function createIsland<P extends object>(load: Loader<P>, placeholder: Rea
     return preload().then((component) => ({ default: component }));
   });
 
-  return function Island(props: P) {
+  // Memoized: a boundary that is still waiting for its code must not receive an update (the page
+  // re-renders when more words arrive, e.g. the island's own), or React discards the server's
+  // markup and shows the placeholder until the code is there.
+  return memo(function Island(props: P) {
     return (
       <Suspense fallback={placeholder}>
         <Lazy {...props} />
       </Suspense>
     );
-  };
+  });
 }
 
 /** Loads every island's code, so the prerenderer renders them in full. */

@@ -228,6 +228,29 @@ async function press(page: Page, slider: Locator, key: string, times = 1) {
   for (let i = 0; i < times; i++) await page.keyboard.press(key);
 }
 
+test('hydration keeps the prerendered page: the calculators\' markup stays while their code loads', async ({ page }) => {
+  // Every element added inside <main> from the end of parsing on. Hydration adopts the HTML as it
+  // is; an island whose boundary is re-rendered before its code arrives is thrown away and rebuilt
+  // (placeholder first), which the visitor sees and the phone pays for.
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      const main = document.querySelector('main');
+      if (!main) return;
+      new MutationObserver((records) => {
+        const added = records.reduce((count, record) => count + [...record.addedNodes].filter((node) => node.nodeType === Node.ELEMENT_NODE).length, 0);
+        if (added > 0) main.dataset.addedElements = String(Number(main.dataset.addedElements ?? 0) + added);
+      }).observe(main, { childList: true, subtree: true });
+    });
+  });
+  await gotoHydrated(page, getHref('hotlines', 'en'));
+  const calculator = page.getByRole('region', { name: text('en', 'roi:hotlines.title') });
+  const calls = calculator.getByRole('slider', { name: text('en', 'roi:hotlines.calls') });
+  // The island answers the keyboard only once its code has loaded and hydrated.
+  await press(page, calls, 'End');
+  await expect(calls).toHaveAttribute('aria-valuenow', '10000');
+  expect(await page.locator('main').getAttribute('data-added-elements')).toBeNull();
+});
+
 test.describe('AI Hotlines ROI calculator by keyboard', () => {
   const figures = {
     de: {

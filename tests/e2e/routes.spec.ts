@@ -162,18 +162,50 @@ test('a page carries only its own CSS rules, and looks exactly as it does with t
   }
 });
 
-test('the whole stylesheet is loaded before the app renders', async ({ page }) => {
+test('the whole stylesheet applies when the app first adds to the page, in the frame that shows it', async ({ page }) => {
+  const applied = () => page.evaluate(() => document.adoptedStyleSheets.length);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await gotoHydrated(page, '/produkte/ai-hotlines');
+  // Hydrated, the calculators' island too: the page's own rules are all it has needed so far.
+  await page.waitForLoadState('networkidle');
+  expect(await applied()).toBe(0);
+  expect(await page.evaluate(() => performance.getEntriesByType('resource').some((entry) => /\/assets\/styles-[\w-]+\.css$/.test(entry.name)))).toBe(true);
+  // The dialog is not part of the prerendered page. Its width is read in the first animation frame
+  // after it is added, before that frame is painted.
+  await page.evaluate(() => {
+    const seen = new MutationObserver(() => {
+      const dialog = document.querySelector('[role="dialog"]');
+      if (!dialog) return;
+      seen.disconnect();
+      requestAnimationFrame(() => (document.body.dataset.firstFrameWidth = getComputedStyle(dialog).maxWidth));
+    });
+    seen.observe(document.body, { childList: true, subtree: true });
+  });
+  await page.getByRole('banner').getByRole('button', { name: 'Kontaktformular' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  // sm:max-w-xl: a rule no element of the prerendered page uses.
+  await expect(page.locator('body')).toHaveAttribute('data-first-frame-width', '576px');
+  expect(await applied()).toBe(1);
+
+  // The contact page opens its dialog on arrival.
   await page.setViewportSize({ width: 412, height: 823 });
   await gotoHydrated(page, '/unternehmen/kontakt');
-  const loaded = await page.evaluate(() =>
-    [...document.styleSheets].some((sheet) => /\/assets\/styles-[\w-]+\.css$/.test(sheet.href ?? '') && sheet.cssRules.length > 0),
-  );
-  expect(loaded).toBe(true);
-  // The contact page opens its dialog on arrival; the dialog is not part of the prerendered page.
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
-  // Its rounded top corners (rounded-t-2xl) are a rule no element of the prerendered page uses.
+  // Its rounded top corners on a phone (rounded-t-2xl) are a rule the prerendered page does not use.
   expect(await dialog.evaluate((element) => getComputedStyle(element).borderTopLeftRadius)).toBe('16px');
+});
+
+test('the admin area keeps other windows out; public pages are opened without a browsing-context-group swap', async ({ request }) => {
+  // The operator's session lives in the admin area: Cross-Origin-Opener-Policy cuts every
+  // reference another window could hold to it. A public page holds no session, and the policy made
+  // the browser swap browsing-context groups on every arrival (README, Performance).
+  expect((await request.get(getHref('adminLogin', 'de'))).headers()['cross-origin-opener-policy']).toBe('same-origin');
+  for (const path of ['/', '/produkte/ai-hotlines', '/rechtliches/datenschutz']) {
+    const headers = (await request.get(path)).headers();
+    expect(headers['cross-origin-opener-policy'], path).toBeUndefined();
+    expect(headers['content-security-policy'], path).toContain("frame-ancestors 'none'");
+  }
 });
 
 test('sitemap and robots come from the route registry', async ({ request }) => {
