@@ -64,9 +64,9 @@ function inlineStylesheet(html: string, css: string): string {
  * Each prerendered page keeps only the rules its own HTML uses (with their :hover, :focus and
  * media-query variants): about half of the stylesheet, so every page's HTML fits in the first
  * round trips (TCP's first window is about 14 KB). The whole stylesheet is written to
- * `assets/styles-<hash>.css` and named in `<meta name="app-stylesheet">`: src/main.tsx loads it
- * once the page is painted, and the app renders nothing before it has arrived (a dialog, an open
- * menu or another page may use any rule).
+ * `assets/styles-<hash>.css` and named in `<meta name="app-stylesheet">`: src/main.tsx fetches it
+ * with the app and applies it the first time the app adds an element or changes a class (a dialog
+ * or another page may use any rule).
  */
 function writeFullStylesheet(css: string): string {
   const file = `assets/styles-${createHash('sha256').update(css).digest('base64url').slice(0, 8)}.css`;
