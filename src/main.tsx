@@ -114,6 +114,7 @@ function applyWholeStylesheetOnFirstChange(): { ready: Promise<void> } {
   const href = metaContent('app-stylesheet');
   if (!href) return { ready: Promise.resolve() };
   let text: string | null = null;
+  let arrived = false;
   let wanted = false;
   const apply = () => {
     if (text !== null && 'adoptedStyleSheets' in document) {
@@ -132,6 +133,7 @@ function applyWholeStylesheetOnFirstChange(): { ready: Promise<void> } {
     .catch(() => null)
     .then((body) => {
       text = body;
+      arrived = true;
       if (wanted) apply();
     });
   const observer = new MutationObserver((records) => {
@@ -142,7 +144,7 @@ function applyWholeStylesheetOnFirstChange(): { ready: Promise<void> } {
     observer.disconnect();
     wanted = true;
     // Before the text has arrived (a change before the app has even started), it applies on arrival.
-    if (text !== null) apply();
+    if (arrived) apply();
   });
   observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
   return { ready };

@@ -196,6 +196,18 @@ test('the whole stylesheet applies when the app first adds to the page, in the f
   expect(await dialog.evaluate((element) => getComputedStyle(element).borderTopLeftRadius)).toBe('16px');
 });
 
+test('without the stylesheet\'s text (a failed fetch), the app\'s first change still gets the whole stylesheet', async ({ page, consoleProblems }) => {
+  consoleProblems.allow(/Failed to load resource: net::ERR_FAILED/);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // Only the first request fails: the entry's fetch. The <link> it falls back to loads.
+  await page.route(/\/assets\/styles-[\w-]+\.css$/, (route) => route.abort(), { times: 1 });
+  await gotoHydrated(page, '/produkte/ai-hotlines');
+  await page.getByRole('banner').getByRole('button', { name: 'Kontaktformular' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect.poll(() => dialog.evaluate((element) => getComputedStyle(element).maxWidth)).toBe('576px');
+});
+
 test('the admin area keeps other windows out; public pages are opened without a browsing-context-group swap', async ({ request }) => {
   // The operator's session lives in the admin area: Cross-Origin-Opener-Policy cuts every
   // reference another window could hold to it. A public page holds no session, and the policy made
