@@ -105,21 +105,21 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * renders next may need any rule. Applying a stylesheet restyles the whole page, 10–35 ms of main
  * thread while a phone loads the page, so a visitor who only reads never pays for it.
  *
- * The text is fetched with the app (`ready` resolves when it is there, or has failed). A
- * MutationObserver runs its callback right after the change, before the browser renders the next
- * frame, so new content is never painted without its rules. Constructed stylesheets are not
+ * The text is fetched with the app (the returned promise settles when it is there, or has
+ * failed). A MutationObserver runs its callback right after the change, before the browser renders
+ * the next frame, so new content is never painted without its rules. Constructed stylesheets are not
  * subject to the CSP's `style-src`; a browser without them, or a failed fetch, gets a `<link>`.
  */
-function applyWholeStylesheetOnFirstChange(): { ready: Promise<void> } {
+function applyWholeStylesheetOnFirstChange(): Promise<unknown> {
   const href = metaContent('app-stylesheet');
-  if (!href) return { ready: Promise.resolve() };
-  let text: string | null = null;
-  let arrived = false;
-  let wanted = false;
-  const apply = () => {
-    if (text !== null && 'adoptedStyleSheets' in document) {
+  if (!href) return Promise.resolve();
+  const text = fetch(href)
+    .then((response) => (response.ok ? response.text() : null))
+    .catch(() => null);
+  const apply = (css: string | null) => {
+    if (css !== null && 'adoptedStyleSheets' in document) {
       const sheet = new CSSStyleSheet();
-      sheet.replaceSync(text);
+      sheet.replaceSync(css);
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
     } else {
       const link = document.createElement('link');
@@ -128,36 +128,28 @@ function applyWholeStylesheetOnFirstChange(): { ready: Promise<void> } {
       document.head.append(link);
     }
   };
-  const ready = fetch(href)
-    .then((response) => (response.ok ? response.text() : null))
-    .catch(() => null)
-    .then((body) => {
-      text = body;
-      arrived = true;
-      if (wanted) apply();
-    });
   const observer = new MutationObserver((records) => {
     const changed = records.some(
       (record) => record.type === 'attributes' || [...record.addedNodes].some((node) => node.nodeType === Node.ELEMENT_NODE),
     );
     if (!changed) return;
     observer.disconnect();
-    wanted = true;
-    // Before the text has arrived (a change before the app has even started), it applies on arrival.
-    if (arrived) apply();
+    // Once the text is there this runs in the same microtask checkpoint, still before the frame is
+    // rendered; a change before that (before the app has even started) applies it on arrival.
+    void text.then(apply);
   });
   observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
-  return { ready };
+  return text;
 }
 
 afterFirstPaint(() => {
-  const styles = applyWholeStylesheetOnFirstChange();
+  const stylesheet = applyWholeStylesheetOnFirstChange();
   // React DOM, the app's largest module, is evaluated in a task of its own and the rest of the app
   // (src/app/boot.tsx) in the next: together they made one long task. The app starts once the
   // whole stylesheet's text is there, so whatever it renders first can have its rules at once.
   void import('react-dom/client')
     .then(nextTask)
-    .then(() => Promise.all([import('./app/boot'), styles.ready]))
+    .then(() => Promise.all([import('./app/boot'), stylesheet]))
     .then(([{ start }]) => start());
   // A task of its own: each preload is a request the browser starts synchronously (about 1 ms each
   // on a phone), and the app's own download has begun by then.
