@@ -178,7 +178,7 @@ const tableCases: Case[] = [
   },
   // conversations: written by the coach function (service role); admins read
   // The guard's counters: no role but the service role (the functions) reaches them.
-  ...(['request_counts', 'active_streams', 'daily_spend'] as const).flatMap((table): Case[] => [
+  ...(['request_counts', 'active_streams', 'daily_spend', 'client_spend', 'spend_reservations'] as const).flatMap((table): Case[] => [
     {
       name: `${table}: select`,
       sql: `select count(*) from public.${table}`,

@@ -9,6 +9,7 @@ import { originAllowed } from '../../supabase/functions/_shared/cors';
 import { clientIdentity, guardMessages, UNKNOWN_CLIENT } from '../../supabase/functions/_shared/guard';
 import { configFromEnv, isLoopbackHost, LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
+import { embeddingTokens } from '../fixtures/fakeProviders/fakeEmbeddings';
 import { DEFAULT_REPLY, startFakeOpenAI, tokenize, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { ADMIN, clientAt as harnessClientAt, startHarness, type Harness } from './harness';
 
@@ -36,9 +37,9 @@ function coach(harness: Harness, body: unknown, options: { from?: typeof fetch; 
   });
 }
 
+/** Today's spend as the system-settings function reads it (with the service role). */
 async function usageToday(harness: Harness): Promise<{ modelTokens: number; ttsCharacters: number; sttSeconds: number }> {
-  const admin = await harness.signedIn(ADMIN.email, ADMIN.password);
-  const { data, error } = await admin.rpc('usage_today');
+  const { data, error } = await harness.service().rpc('usage_today');
   if (error) throw error;
   return data as { modelTokens: number; ttsCharacters: number; sttSeconds: number };
 }
@@ -52,8 +53,19 @@ describe('client identity', () => {
 
   it('is the right-most X-Forwarded-For entry (the one the gateway appended), or the configured header', () => {
     expect(clientIdentity(request({ 'x-forwarded-for': '10.0.7.1, 203.0.113.9' }), {})).toBe('203.0.113.9');
-    expect(clientIdentity(request({ 'x-forwarded-for': '2001:DB8::1' }), {})).toBe('2001:db8::1');
+    expect(clientIdentity(request({ 'x-forwarded-for': '203.0.113.9:52044' }), {})).toBe('203.0.113.9');
     expect(clientIdentity(request({ 'x-forwarded-for': '10.0.0.1', 'cf-connecting-ip': '198.51.100.3' }), { CLIENT_IP_HEADER: 'CF-Connecting-IP' })).toBe('198.51.100.3');
+  });
+
+  it('is the /64 of an IPv6 address, however it is written, and the IPv4 address of a mapped one', () => {
+    const key = '2001:db8:7:9::/64';
+    for (const address of ['2001:DB8:7:9::1', '2001:db8:7:9:ffff:1:2:3', '2001:0db8:0007:0009:0:0:0:1', '[2001:db8:7:9::abcd]:443', '2001:db8:7:9::1%eth0']) {
+      expect(clientIdentity(request({ 'x-forwarded-for': `10.0.0.1, ${address}` }), {})).toBe(key);
+    }
+    expect(clientIdentity(request({ 'x-forwarded-for': '2001:db8:7:a::1' }), {})).toBe('2001:db8:7:a::/64');
+    expect(clientIdentity(request({ 'x-forwarded-for': '::ffff:198.51.100.7' }), {})).toBe('198.51.100.7');
+    expect(clientIdentity(request({ 'x-forwarded-for': '1::2::3' }), {})).toBe(UNKNOWN_CLIENT);
+    expect(clientIdentity(request({ 'x-forwarded-for': '256.1.1.1' }), {})).toBe(UNKNOWN_CLIENT);
   });
 
   it('puts requests without a usable address into one shared bucket', () => {
@@ -151,7 +163,14 @@ describe('per-client limits shared in Postgres', () => {
     const usage = await anon.rpc('usage_today');
     expect(usage.error).not.toBeNull();
     const member = await harness.user('member@example.com');
-    expect((await member.rpc('usage_today')).error).not.toBeNull();
+    for (const caller of [anon, member, await harness.signedIn(ADMIN.email, ADMIN.password)]) {
+      // Admins read the usage through the system-settings function, never the database directly.
+      expect((await caller.rpc('usage_today')).error?.code).toBe('42501');
+      const reserved = await caller.rpc('reserve_spend' as never, { p_client: 'x', p_kind: 'model_tokens', p_amount: 1, p_cap: 10, p_budget: 10 } as never);
+      expect(reserved.error).not.toBeNull();
+      const settled = await caller.rpc('settle_spend' as never, { p_reservation: '00000000-0000-4000-8000-000000000000', p_amount: 0 } as never);
+      expect(settled.error).not.toBeNull();
+    }
   });
 });
 
@@ -171,7 +190,9 @@ describe('concurrent streams and the spend cap', () => {
         ELEVENLABS_VOICE_ID: 'guard-test-voice',
         COACH_CONCURRENT_LIMIT: '1',
         SPEND_CAP_MODEL_TOKENS: String(MODEL_TOKEN_CAP),
-        SPEND_CAP_TTS_CHARACTERS: '20',
+        SPEND_CAP_TTS_CHARACTERS: '45',
+        // These tests are about the caps of all clients together: a client may spend all of them.
+        CLIENT_BUDGET_PERCENT: '100',
       },
     });
   });
@@ -216,8 +237,10 @@ describe('concurrent streams and the spend cap', () => {
     // What the fake model reported for this request: its prompt and reply in word-sized tokens.
     const body = fake.requests()[0]?.body as { messages: unknown[] };
     const reported = tokenize(body.messages.map((message) => JSON.stringify(message)).join(' ')).length + tokenize(DEFAULT_REPLY).length;
+    // The question's embedding (asked while the full-text search runs) is billed in model tokens too.
+    const embedded = embeddingTokens(fake.embeddings().flatMap((request) => (request.body as { input: string[] }).input));
     const after = await usageToday(harness);
-    expect(after.modelTokens - before.modelTokens).toBe(reported);
+    expect(after.modelTokens - before.modelTokens).toBe(reported + embedded);
 
     // The rest of the day's budget is spent elsewhere; the next question costs nothing and says so.
     const { error } = await harness.service().rpc('record_spend' as never, { p_kind: 'model_tokens', p_amount: MODEL_TOKEN_CAP } as never);
@@ -235,7 +258,7 @@ describe('concurrent streams and the spend cap', () => {
     expect(events).toContain('"model":"paused-for-today"');
     expect(events).toContain('"content":" pausiert."');
     expect(fake.requests()).toHaveLength(0);
-    // The knowledge search starts while a request is admitted, but the embedding (money) waits.
+    // A refused question is neither searched nor embedded.
     expect(JSON.stringify(fake.embeddings().map((request) => request.body))).not.toContain('Lampenfieber');
     expect((await usageToday(harness)).modelTokens).toBe(after.modelTokens + MODEL_TOKEN_CAP);
   });
@@ -252,6 +275,7 @@ describe('concurrent streams and the spend cap', () => {
     await spoken.arrayBuffer();
     expect((await usageToday(harness)).ttsCharacters).toBe('Hallo, schön dass du da bist.'.length);
 
+    // The next synthesis reserves its body's size (25 bytes): 29 + 25 is more than the cap of 45.
     const refused = await tts('Noch ein Satz.');
     expect(refused.status).toBe(503);
     expect(await refused.json()).toEqual({ error: { message: guardMessages.paused, code: 'spend_cap_reached' } });
