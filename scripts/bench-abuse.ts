@@ -10,7 +10,7 @@
  *     for ABUSE_SECONDS (5) with ABUSE_PARALLEL (4) at a time: how many reached the provider,
  *     against the per-client requests per minute (COACH 10, TTS 20 here).
  *  2. one client tries to spend every cap: with small caps (model 200,000 tokens, TTS 100,000
- *     characters, STT 1,200 s) and request limits out of the way, client A sends 5,000-character
+ *     characters, STT 2,400 s) and request limits out of the way, client A sends 5,000-character
  *     syntheses, long coach questions (20 messages of 2,000 characters) and tiny recordings that
  *     declare 60 s until it is refused; then client B asks once of each. B must be served, and A
  *     may have spent at most its daily budget (5 % of each cap) plus one request.
@@ -167,11 +167,11 @@ async function forgedHeaders(stack: LocalStack, openai: FakeOpenAI, voice: FakeE
   check('tts requests per minute', voice.requests().length <= 20 * windows, `${String(voice.requests().length)} reached ElevenLabs, budget ${String(20 * windows)}`);
 }
 
-const SMALL_CAPS = { model_tokens: 200_000, tts_characters: 100_000, stt_seconds: 1200 };
+const SMALL_CAPS = { model_tokens: 200_000, tts_characters: 100_000, stt_seconds: 2400 };
 const budgetOf = (cap: number) => Math.floor(cap * 0.05);
 
 async function oneClientSpendsEveryCap(stack: LocalStack, openai: FakeOpenAI, voice: FakeElevenLabs, env: Record<string, string>): Promise<void> {
-  console.log('\n2. one client tries to spend every cap (model 200,000 tokens, TTS 100,000 characters, STT 1,200 s; budget 5 % of each)');
+  console.log('\n2. one client tries to spend every cap (model 200,000 tokens, TTS 100,000 characters, STT 2,400 s; budget 5 % of each)');
   await newDay(stack);
   setEnv(env, {
     SPEND_CAP_MODEL_TOKENS: String(SMALL_CAPS.model_tokens),
@@ -200,13 +200,15 @@ async function oneClientSpendsEveryCap(stack: LocalStack, openai: FakeOpenAI, vo
     ttsServed += 1;
   }
   let coachServed = 0;
-  const history = longHistory();
   let largestCoach = 0;
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const before = (await spentToday(stack)).model_tokens;
-    if (!(await answered(await coach(a, history)))) break;
-    coachServed += 1;
-    largestCoach = Math.max(largestCoach, (await spentToday(stack)).model_tokens - before);
+  // Long questions until refused, then short ones until refused.
+  for (const messages of [longHistory(), [{ role: 'user', content: 'Was hilft mir abends beim Abschalten?' }]]) {
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const before = (await spentToday(stack)).model_tokens;
+      if (!(await answered(await coach(a, messages)))) break;
+      coachServed += 1;
+      largestCoach = Math.max(largestCoach, (await spentToday(stack)).model_tokens - before);
+    }
   }
   const tiny = webmOpus({ seconds: 0.1 });
   let sttServed = 0;

@@ -380,6 +380,21 @@ describe('guards that keep the matrix complete', () => {
     expect(found).toEqual(['forgotten']);
   });
 
+  it('knowledge PDFs: a visitor or a signed-in non-admin cannot read one, an admin can', async () => {
+    // A public bucket is served by Storage without consulting any policy, so it must be private.
+    const bucket = await db.query<{ public: boolean }>(`select public from storage.buckets where id = 'document-uploads'`);
+    expect(bucket.rows).toEqual([{ public: false }]);
+    const read = `select name from storage.objects where bucket_id = 'document-uploads'`;
+    for (const [actor, visible] of [
+      [actors.anon, 0],
+      [actors.member, 0],
+      [actors.admin, 1],
+    ] as const) {
+      const outcome = await attempt(db, actor, read);
+      expect(outcome, actor.name).toMatchObject({ ok: true, rows: Array.from({ length: visible }, () => ({ name: '1700000000000-leitfaden.pdf' })) });
+    }
+  });
+
   it('every table in public is covered by the matrix', async () => {
     const tables = await db.query<{ relname: string }>(
       `select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace

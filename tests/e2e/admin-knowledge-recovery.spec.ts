@@ -8,10 +8,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { storedPdfUrl } from '../../src/services/documentLifecycle';
 import type { Database } from '../../src/types/database';
 import { knowledgePhrases } from '../fixtures/pdf/knowledgeText';
 import { fixtureBytes } from '../fixtures/pdf/write';
-import { KNOWLEDGE_TAB, adminFailure, documentRow as row, expect, removeDocuments, test, text, uniqueName as unique, uploadPdfs } from './admin';
+import { KNOWLEDGE_TAB, adminFailure, documentRow as row, expect, fileStored, removeDocuments, test, text, uniqueName as unique, uploadPdfs } from './admin';
+import { stackUrl } from './env';
 
 const pdfs = fixtureBytes();
 const BUCKET = 'document-uploads';
@@ -22,13 +24,13 @@ async function leftBehind(
   service: SupabaseClient<Database>,
   title: string,
   fields: { minutesAgo: number; status?: 'PROCESSING' | 'ERROR' },
-): Promise<{ id: string; url: string }> {
+): Promise<{ id: string; url: string; storagePath: string }> {
   const storagePath = `${String(Date.now())}-${title}`;
   const stored = await service.storage.from(BUCKET).upload(storagePath, new Blob([new Uint8Array(pdfs.knowledge)], { type: 'application/pdf' }), {
     contentType: 'application/pdf',
   });
   if (stored.error) throw stored.error;
-  const url = service.storage.from(BUCKET).getPublicUrl(storagePath).data.publicUrl;
+  const url = storedPdfUrl(stackUrl, storagePath);
   const status = fields.status ?? 'PROCESSING';
   const { data, error } = await service
     .from('documents')
@@ -45,7 +47,7 @@ async function leftBehind(
     .select('id')
     .single();
   if (error) throw error;
-  return { id: data.id, url };
+  return { id: data.id, url, storagePath };
 }
 
 async function useLanguage(page: Page, lang: 'de' | 'en') {
@@ -153,7 +155,7 @@ test.describe('documents never hang', () => {
     // Nothing is lost or orphaned: the row is marked and its file is still there.
     const { data: marked } = await service.from('documents').select('deleting_since').eq('id', document.id).single();
     expect(marked?.deleting_since).not.toBeNull();
-    expect((await fetch(document.url)).ok).toBe(true);
+    expect(await fileStored(service, document.storagePath)).toBe(true);
 
     await page.unroute('**/storage/v1/object/document-uploads');
     await deleteButton.click();
@@ -161,7 +163,7 @@ test.describe('documents never hang', () => {
     await expect(item).toHaveCount(0);
     const { data: gone } = await service.from('documents').select('id').eq('id', document.id);
     expect(gone).toEqual([]);
-    expect((await fetch(document.url)).ok).toBe(false);
+    expect(await fileStored(service, document.storagePath)).toBe(false);
   });
 
   test('undoing an upload while its text is being processed leaves no error and no document', async ({ page, service, consoleProblems }, testInfo) => {
@@ -184,7 +186,7 @@ test.describe('documents never hang', () => {
     const item = row(page, name);
     await expect(item).toHaveAttribute('data-status', 'PROCESSING');
     await expect.poll(() => ingestHeld).toBe(true);
-    const { data: stored } = await service.from('documents').select('url').eq('title', name).single();
+    const { data: stored } = await service.from('documents').select('storage_path').eq('title', name).single();
 
     await page.locator('.filepond--root').getByRole('button', { name: text('de', 'admin:knowledge.pond.remove') }).click();
     await expect(item).toHaveCount(0);
@@ -194,7 +196,7 @@ test.describe('documents never hang', () => {
 
     const { data } = await service.from('documents').select('id').eq('title', name);
     expect(data).toEqual([]);
-    expect((await fetch(stored?.url ?? 'http://127.0.0.1:1/')).ok).toBe(false);
+    expect(await fileStored(service, stored?.storage_path)).toBe(false);
     await expect(item).toHaveCount(0);
   });
 });
