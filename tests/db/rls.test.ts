@@ -413,6 +413,26 @@ describe('guards that keep the matrix complete', () => {
     expect(result.rows.map((row) => row.proname)).toEqual(['is_admin']);
   });
 
+  it.each(['anon', 'authenticated'])(
+    'no security definer function is executable by %s (splinter: 0028/0029 *_security_definer_function_executable)',
+    async (role) => {
+      // Splinter's query, over the schemas it checks; supabase_local is the local stand-in's own
+      // bookkeeping (its change-capture trigger), which no Supabase project has.
+      const result = await db.query<{ name: string }>(
+        `select n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as name
+           from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+          where p.prosecdef and has_function_privilege($1, p.oid, 'EXECUTE')
+            and n.nspname not in ('_timescaledb_cache', '_timescaledb_catalog', '_timescaledb_config', '_timescaledb_internal',
+              'auth', 'cron', 'extensions', 'graphql', 'graphql_public', 'information_schema', 'net', 'pgmq', 'pgroonga',
+              'pgsodium', 'pgsodium_masks', 'pgtle', 'pgbouncer', 'pg_catalog', 'realtime', 'repack', 'storage',
+              'supabase_functions', 'supabase_migrations', 'tiger', 'topology', 'vault', 'supabase_local')
+          order by 1`,
+        [role],
+      );
+      expect(result.rows.map((row) => row.name)).toEqual([]);
+    },
+  );
+
   it('security definer functions pin an empty search_path', async () => {
     const result = await db.query<{ proname: string; proconfig: string[] | null }>(
       `select p.proname, p.proconfig from pg_proc p join pg_namespace n on n.oid = p.pronamespace
