@@ -4,7 +4,7 @@
  * Distinct clients are distinct loopback source addresses (127.0.0.x), as distinct machines are
  * behind the gateway. The providers are the fake OpenAI and ElevenLabs servers.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { originAllowed } from '../../supabase/functions/_shared/cors';
 import { clientIdentity, guardMessages, UNKNOWN_CLIENT } from '../../supabase/functions/_shared/guard';
 import { configFromEnv, isLoopbackHost, LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
@@ -280,6 +280,251 @@ describe('concurrent streams and the spend cap', () => {
     expect(refused.status).toBe(503);
     expect(await refused.json()).toEqual({ error: { message: guardMessages.paused, code: 'spend_cap_reached' } });
     expect(voice.requests()).toHaveLength(1);
+  });
+});
+
+describe('budgets, reservations and what is counted', () => {
+  let fake: FakeOpenAI;
+  let voice: FakeElevenLabs;
+  let harness: Harness;
+  /** The stack hands the functions this object's current contents on every request. */
+  const env: Record<string, string> = {};
+  let base: Record<string, string> = {};
+
+  const tts = (from: typeof fetch, text: string) =>
+    from(`${harness.url}/functions/v1/tts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${LOCAL_ANON_KEY}`, apikey: LOCAL_ANON_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+    });
+
+  /** What one client has spent today, as the guard counts it. */
+  async function clientSpend(client: string, kind: string): Promise<number> {
+    const { rows } = await harness.stack.db.query<{ amount: string }>(
+      `select amount::text from public.client_spend where day = public.spend_day() and client = $1 and kind = $2`,
+      [client, kind],
+    );
+    return Number(rows[0]?.amount ?? 0);
+  }
+
+  beforeAll(async () => {
+    [fake, voice] = await Promise.all([startFakeOpenAI(), startFakeElevenLabs()]);
+    base = {
+      OPENAI_API_KEY: 'sk-budget-test-0123456789abcdef',
+      OPENAI_BASE_URL: fake.url,
+      ELEVENLABS_API_KEY: 'el-budget-test-0123456789abcdef',
+      ELEVENLABS_BASE_URL: voice.url,
+      ELEVENLABS_VOICE_ID: 'budget-test-voice',
+    };
+    harness = await startHarness({ functionEnv: env });
+  });
+
+  beforeEach(async () => {
+    for (const key of Object.keys(env)) Reflect.deleteProperty(env, key);
+    Object.assign(env, base);
+    fake.reset();
+    voice.reset();
+    voice.control.realTimeFactor = 0;
+    voice.control.durationSeconds = 0.2;
+    await harness.stack.db.exec('delete from public.daily_spend; delete from public.client_spend; delete from public.spend_reservations; delete from public.request_counts; delete from public.active_streams;');
+  });
+
+  afterAll(async () => {
+    await harness.close();
+    await Promise.all([fake.close(), voice.close()]);
+  });
+
+  it('stops one client at its budget (5 % of each cap) while everyone else goes on being served', async () => {
+    Object.assign(env, { SPEND_CAP_TTS_CHARACTERS: '10000', SPEND_CAP_MODEL_TOKENS: '300000', COACH_RATE_LIMIT: '100', TTS_RATE_LIMIT: '100' });
+    const a = clientAt('127.0.0.31');
+    const b = clientAt('127.0.0.32');
+    const sentence = 'Atme ruhig ein und langsam wieder aus. '.repeat(8).trim();
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const response = await tts(a, sentence);
+      statuses.push(response.status);
+      if (response.status !== 200) expect(await response.json()).toEqual({ error: { message: guardMessages.paused, code: 'budget_exhausted' } });
+      else await response.arrayBuffer();
+    }
+    // 500 characters a day for a client: one synthesis of 311, then the next one no longer fits.
+    expect(statuses).toEqual([200, 429, 429, 429, 429]);
+    expect(await clientSpend('127.0.0.31', 'tts_characters')).toBe(sentence.length);
+    expect((await tts(b, sentence)).status).toBe(200);
+
+    // The coach: long questions until A's budget of 15,000 tokens no longer holds one more, then
+    // the paused answer, for A only.
+    const long = { messages: [{ role: 'user', content: 'Ich bin gestresst und kann abends nicht abschalten. '.repeat(38) }] };
+    const modes: string[] = [];
+    for (let attempt = 0; attempt < 10 && !modes.includes('paused'); attempt += 1) {
+      const response = await coach(harness, long, { from: a });
+      modes.push(response.headers.get('x-coach-mode') ?? String(response.status));
+      await response.text();
+    }
+    expect(modes.at(-1)).toBe('paused');
+    expect(modes.filter((mode) => mode === 'model').length).toBeGreaterThan(0);
+    expect(await clientSpend('127.0.0.31', 'model_tokens')).toBeLessThanOrEqual(15_000);
+    const answered = await coach(harness, question, { from: b });
+    expect(answered.headers.get('x-coach-mode')).toBe('model');
+    await answered.text();
+  });
+
+  it('reserves before spending: a burst of one client never passes the cap', async () => {
+    Object.assign(env, { SPEND_CAP_TTS_CHARACTERS: '5000', CLIENT_BUDGET_PERCENT: '100', TTS_CONCURRENT_LIMIT: '50', TTS_RATE_LIMIT: '100' });
+    const from = clientAt('127.0.0.33');
+    const text = 'x'.repeat(1000);
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const response = await tts(from, text);
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    expect(voice.requests().length).toBeLessThanOrEqual(4);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(voice.requests().length);
+    expect((await usageToday(harness)).ttsCharacters).toBeLessThanOrEqual(5000);
+  });
+
+  it('holds a tts slot per synthesis until its audio has streamed (TTS_CONCURRENT_LIMIT)', async () => {
+    Object.assign(env, { TTS_CONCURRENT_LIMIT: '1' });
+    voice.control.realTimeFactor = 1;
+    voice.control.durationSeconds = 1;
+    const from = clientAt('127.0.0.34');
+    const first = await tts(from, 'Der erste Satz.');
+    expect(first.status).toBe(200);
+    const second = await tts(from, 'Der zweite Satz.');
+    expect(second.status).toBe(429);
+    expect(await second.json()).toEqual({ error: { message: guardMessages.concurrent, code: 'too_many_streams' } });
+    await first.arrayBuffer();
+    voice.control.realTimeFactor = 0;
+    const third = await tts(from, 'Der dritte Satz.');
+    expect(third.status).toBe(200);
+    await third.arrayBuffer();
+  });
+
+  it('counts the upper bound of a cut reply: one token per UTF-8 byte of the prompt, max_tokens and the embedding', async () => {
+    // Five sentences: the coach stops reading after the fourth, before the usage report arrives.
+    fake.control.reply = 'Atme ein. Halte kurz inne. Atme aus. Wiederhole das. Schlaf gut.';
+    fake.control.embeddingMs = 5000;
+    const chinese = '请问我怎样才能在工作压力很大的时候更好地入睡呢？';
+    const response = await coach(harness, { messages: [{ role: 'user', content: chinese }], stream: true }, { from: clientAt('127.0.0.35') });
+    await response.text();
+    const sent = fake.requests()[0]?.body as { messages: { content: string }[]; max_tokens: number };
+    const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+    const prompt = sent.messages.reduce((sum, message) => sum + bytes(message.content) + 4, 3);
+    // The embedding was asked for and cut short (not needed): billed at its bound.
+    expect(await clientSpend('127.0.0.35', 'model_tokens')).toBe(prompt + sent.max_tokens + bytes(chinese));
+  });
+
+  it('counts a question in a conversation only once it got an answer', async () => {
+    const conversations = async () => (await harness.stack.db.query<{ n: number }>('select count(*)::int as n from public.conversations')).rows[0]?.n ?? -1;
+    const before = await conversations();
+    const from = clientAt('127.0.0.36');
+    fake.control.failure = 'http500';
+    expect((await coach(harness, question, { from })).status).toBe(502);
+    fake.control.failure = 'empty';
+    await (await coach(harness, { ...question, stream: true }, { from })).text();
+    fake.control.failure = null;
+    Object.assign(env, { SPEND_CAP_MODEL_TOKENS: '1' });
+    expect((await coach(harness, question, { from })).headers.get('x-coach-mode')).toBe('paused');
+    expect(await conversations()).toBe(before);
+
+    Reflect.deleteProperty(env, 'SPEND_CAP_MODEL_TOKENS');
+    const answered = await coach(harness, question, { from });
+    const id = answered.headers.get('x-conversation-id');
+    await answered.text();
+    expect(await conversations()).toBe(before + 1);
+    const again = await coach(harness, question, { from, headers: { 'x-conversation-id': id ?? '' } });
+    await again.text();
+    expect((await harness.stack.db.query('select message_count from public.conversations where id = $1', [id])).rows).toEqual([{ message_count: 2 }]);
+  });
+
+  it('refuses a body over 64 KB before reading it, declared or not', async () => {
+    const big = JSON.stringify({ messages: [{ role: 'user', content: 'x'.repeat(70_000) }], text: 'y'.repeat(70_000) });
+    for (const path of ['coach/chat/completions', 'tts']) {
+      const declared = await fetch(`${harness.url}/functions/v1/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${LOCAL_ANON_KEY}`, 'content-type': 'application/json' },
+        body: big,
+      });
+      expect(declared.status, path).toBe(413);
+      expect(((await declared.json()) as { error: { code: string } }).error.code).toBe('too_large');
+    }
+    // Without Content-Length (chunked), the function stops reading at the cap. (Its admission
+    // reserves as for the largest body, which this client's budget here allows.)
+    const handle = (await import('../../supabase/functions/coach/handler')).handle;
+    const chunks = [new TextEncoder().encode(big)];
+    const chunked = new Request('http://function.test/coach/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.70' },
+      body: new ReadableStream({
+        pull: (controller) => {
+          const next = chunks.shift();
+          if (next) controller.enqueue(next);
+          else controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    const answer = await handle(chunked, { ...env, CLIENT_BUDGET_PERCENT: '100', SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY });
+    expect(answer.status).toBe(413);
+    expect(fake.requests()).toHaveLength(0);
+    expect(voice.requests()).toHaveLength(0);
+    expect((await usageToday(harness)).modelTokens).toBe(0);
+  });
+
+  it('admits before reading the body: a refused request is never read', async () => {
+    const functionEnv = { ...env, SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY, COACH_RATE_LIMIT: '1', TTS_RATE_LIMIT: '1' };
+    for (const [path, body] of [
+      ['coach/chat/completions', JSON.stringify(question)],
+      ['tts', JSON.stringify({ text: 'Hallo.' })],
+    ] as const) {
+      const name = path.split('/')[0] ?? '';
+      const handle = ((await import(`../../supabase/functions/${name}/handler.ts`)) as { handle: Handler }).handle;
+      let pulled = 0;
+      const request = () =>
+        new Request(`http://function.test/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.80' },
+          // Nothing is pulled until someone reads (no high-water mark to fill in advance).
+          body: new ReadableStream(
+            {
+              pull(controller) {
+                pulled += 1;
+                controller.enqueue(new TextEncoder().encode(body));
+                controller.close();
+              },
+            },
+            { highWaterMark: 0 },
+          ),
+          duplex: 'half',
+        } as RequestInit);
+      const first = await handle(request(), functionEnv);
+      await first.arrayBuffer();
+      const pulledByFirst = pulled;
+      expect(pulledByFirst, path).toBeGreaterThan(0);
+      const refused = await handle(request(), functionEnv);
+      expect(refused.status, path).toBe(429);
+      expect(pulled, path).toBe(pulledByFirst);
+    }
+  });
+
+  it('knows an IPv6 client by its /64: a new address in it buys nothing', async () => {
+    const functionEnv = { SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY, COACH_RATE_LIMIT: '2', CLIENT_IP_HEADER: 'x-client-ip' };
+    const handle = (await import('../../supabase/functions/coach/handler')).handle;
+    const ask = async (address: string) => {
+      const response = await handle(
+        new Request('http://function.test/coach/chat/completions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-client-ip': address },
+          body: JSON.stringify(question),
+        }),
+        functionEnv,
+      );
+      await response.arrayBuffer();
+      return response.status;
+    };
+    expect([await ask('2001:db8:77:1::1'), await ask('2001:db8:77:1::2'), await ask('2001:db8:77:1:ffff:ffff:ffff:fffe')]).toEqual([200, 200, 429]);
+    expect(await ask('2001:db8:77:2::1')).toBe(200);
   });
 });
 
