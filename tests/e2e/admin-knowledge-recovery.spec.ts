@@ -199,4 +199,45 @@ test.describe('documents never hang', () => {
     expect(await fileStored(service, stored?.storage_path)).toBe(false);
     await expect(item).toHaveCount(0);
   });
+
+  test("a document's title opens its PDF through a signed URL; the public route serves nothing of it", async ({ page, service }, testInfo) => {
+    const name = track(unique('oeffnen', testInfo.testId));
+    const document = await leftBehind(service, name, { minutesAgo: 1 });
+    const publicUrl = document.url.replace('/object/authenticated/', '/object/public/');
+    expect((await fetch(publicUrl)).status).toBe(400);
+    expect((await fetch(document.url)).ok).toBe(false);
+
+    // The PDF's tab asks the storage host for a favicon, which the Storage API does not have.
+    await page.context().route(`${stackUrl}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
+    await page.goto(KNOWLEDGE_TAB);
+    const item = row(page, name);
+    const signed = page.context().waitForEvent('request', (request) => request.method() === 'GET' && request.url().includes('/storage/v1/object/sign/document-uploads/'));
+    const popup = page.waitForEvent('popup');
+    await item.getByRole('link', { name }).click();
+    const opened = await signed;
+    expect(opened.url()).toMatch(new RegExp(`/storage/v1/object/sign/document-uploads/${document.storagePath}\\?token=`, 'u'));
+    // The link works without any token of the admin's, for whoever holds it, until it expires.
+    const file = await fetch(opened.url());
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array(pdfs.knowledge));
+    await (await popup).close();
+    await page.screenshot({ path: testInfo.outputPath('document-list.png'), fullPage: true });
+  });
+
+  test('a PDF that cannot be signed says so in its row and closes the empty tab', async ({ page, service, consoleProblems }, testInfo) => {
+    const name = track(unique('signieren', testInfo.testId));
+    await leftBehind(service, name, { minutesAgo: 1 });
+    await page.goto(KNOWLEDGE_TAB);
+    const item = row(page, name);
+    consoleProblems.allow(/Failed to load resource: the server responded with a status of 400/);
+    consoleProblems.allow(adminFailure('opening the file failed'));
+    await page.route('**/storage/v1/object/sign/document-uploads/**', (route) =>
+      route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ statusCode: '404', error: 'not_found', message: 'Object not found' }) }),
+    );
+    const failedTab = page.waitForEvent('popup');
+    await item.getByRole('link', { name }).click();
+    await expect(item).toContainText(text('de', 'admin:knowledge.openFailed'));
+    await expect.poll(async () => (await failedTab).isClosed()).toBe(true);
+    await item.screenshot({ path: testInfo.outputPath('document-open-failed.png') });
+  });
 });
