@@ -259,6 +259,8 @@ test.describe('home page', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await gotoHydrated(page, '/');
     const canvas = page.locator('canvas');
+    // The still frame is drawn by a worker that starts after hydration.
+    await expect(canvas).toHaveAttribute('data-drawn', 'true');
     const first = await canvas.screenshot();
     await page.waitForTimeout(400);
     expect((await canvas.screenshot()).equals(first)).toBe(true);
@@ -268,6 +270,7 @@ test.describe('home page', () => {
     await page.emulateMedia({ reducedMotion: 'no-preference' });
     await gotoHydrated(page, '/');
     const canvas = page.locator('canvas');
+    await expect(canvas).toHaveAttribute('data-drawn', 'true');
     const first = await canvas.screenshot();
     await page.waitForTimeout(400);
     expect((await canvas.screenshot()).equals(first)).toBe(false);

@@ -132,32 +132,34 @@ test('the app\'s code is requested only after the page\'s content is on screen, 
   }
 });
 
-test('a page carries only its own CSS rules, and looks exactly as it does with the whole stylesheet', async ({ page, consoleProblems }) => {
-  // The prerendered HTML alone: no script runs, so nothing loads the whole stylesheet.
-  consoleProblems.allow(/Failed to load resource: net::ERR_FAILED/);
-  await page.route(/\/assets\/.+\.js$/, (route) => route.abort());
+test.describe('a page carries only its own CSS rules, and looks exactly as it does with the whole stylesheet', () => {
   for (const width of [412, 1280]) {
-    await page.setViewportSize({ width, height: 800 });
     for (const path of ['/', '/produkte/loesungen', '/produkte/preise', '/rechtliches/datenschutz', '/company/contact']) {
-      await page.goto(path);
-      const { inline, full } = await page.evaluate(() => ({
-        inline: document.querySelector('style')?.textContent.length ?? 0,
-        full: document.querySelector<HTMLMetaElement>('meta[name="app-stylesheet"]')?.content ?? '',
-      }));
-      // Every section rendered, so the whole page is compared.
-      await page.evaluate(() => (document.documentElement.dataset.layout = 'full'));
-      const own = await page.screenshot({ fullPage: true });
-      const fullText = await (await page.request.get(full)).text();
-      expect(inline, path).toBeLessThan(fullText.length * 0.7);
-      await page.evaluate(
-        (href) =>
-          new Promise<void>((resolve) => {
-            const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href, onload: () => resolve() });
-            document.head.append(link);
-          }),
-        full,
-      );
-      expect((await page.screenshot({ fullPage: true })).equals(own), `${path} at ${String(width)} px`).toBe(true);
+      test(`${path} at ${String(width)} px`, async ({ page, consoleProblems }) => {
+        // The prerendered HTML alone: no script runs, so nothing loads the whole stylesheet.
+        consoleProblems.allow(/Failed to load resource: net::ERR_FAILED/);
+        await page.route(/\/assets\/.+\.js$/, (route) => route.abort());
+        await page.setViewportSize({ width, height: 800 });
+        await page.goto(path);
+        const { inline, full } = await page.evaluate(() => ({
+          inline: document.querySelector('style')?.textContent.length ?? 0,
+          full: document.querySelector<HTMLMetaElement>('meta[name="app-stylesheet"]')?.content ?? '',
+        }));
+        // Every section rendered, so the whole page is compared.
+        await page.evaluate(() => (document.documentElement.dataset.layout = 'full'));
+        const own = await page.screenshot({ fullPage: true });
+        const fullText = await (await page.request.get(full)).text();
+        expect(inline).toBeLessThan(fullText.length * 0.7);
+        await page.evaluate(
+          (href) =>
+            new Promise<void>((resolve) => {
+              const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href, onload: () => resolve() });
+              document.head.append(link);
+            }),
+          full,
+        );
+        expect((await page.screenshot({ fullPage: true })).equals(own)).toBe(true);
+      });
     }
   }
 });
