@@ -49,18 +49,18 @@ export const pageModules: Record<RouteId, { load: PageModule; file: string; name
     namespaces: ['coachPlans'],
   },
   contactCenter: {
-    load: () => import('../pages/marketing/ContactCenterPage'),
-    file: 'marketing/ContactCenterPage.tsx',
+    load: () => import('../pages/marketing/ProductPage').then((module) => ({ default: module.ContactCenterPage })),
+    file: 'marketing/ProductPage.tsx',
     namespaces: ['contactCenter'],
   },
   hotlines: {
-    load: () => import('../pages/marketing/HotlinesPage'),
-    file: 'marketing/HotlinesPage.tsx',
+    load: () => import('../pages/marketing/ProductPage').then((module) => ({ default: module.HotlinesPage })),
+    file: 'marketing/ProductPage.tsx',
     namespaces: ['hotlines'],
   },
   secretary: {
-    load: () => import('../pages/marketing/SecretaryPage'),
-    file: 'marketing/SecretaryPage.tsx',
+    load: () => import('../pages/marketing/ProductPage').then((module) => ({ default: module.SecretaryPage })),
+    file: 'marketing/ProductPage.tsx',
     namespaces: ['secretary'],
   },
   mentalCoaches: {
