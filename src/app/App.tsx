@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, Route, Routes, useLocation } from 'react-router';
 import { Footer } from '../components/layout/Footer';
 import { Header } from '../components/layout/Header';
-import { routePaths } from '../config/routes';
+import { matchPath, routePaths, routes } from '../config/routes';
 import { CookieBanner } from '../features/consent/CookieBanner';
 import { ContactProvider, useContact } from '../features/contact/ContactContext';
 import { LanguageProvider, useLanguage, useT } from '../i18n/language';
@@ -17,6 +17,9 @@ function Shell({ pathname }: { pathname: string }) {
   const { lang } = useLanguage();
   const contact = useContact();
   const openContact = () => contact.open();
+  // The admin area's controls fill a phone's screen: there the notice sits in the flow, after them.
+  const match = matchPath(pathname);
+  const admin = match !== null && routes[match.id].kind === 'admin';
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -31,8 +34,9 @@ function Shell({ pathname }: { pathname: string }) {
           <Outlet />
         </PageErrorBoundary>
       </main>
+      {admin && <CookieBanner inline />}
       <Footer onOpenContact={openContact} />
-      <CookieBanner />
+      {!admin && <CookieBanner />}
     </div>
   );
 }
