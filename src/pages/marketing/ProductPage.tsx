@@ -118,66 +118,41 @@ const secretary: ProductDef<'secretary'> = {
 /** A looked-up group of words, of the shape its key was checked for in the definition. */
 type Lookup = (key: string) => unknown;
 
-function ProductSection<N extends ProductNs>({ section, words }: { section: SectionDef<N>; words: Lookup }) {
+/** A section's body, from its words; the heading and the introduction are the same for all. */
+function SectionBody<N extends ProductNs>({ section, texts }: { section: Exclude<SectionDef<N>, { kind: 'calculator' }>; texts: unknown }) {
   switch (section.kind) {
-    case 'calculator':
-      return (
-        <ProductCalculator>
-          <section.Calculator />
-        </ProductCalculator>
-      );
-    case 'stats': {
-      const texts = words(section.key) as StatsTexts;
-      return (
-        <Section title={texts.title}>
-          <ProductStats items={texts.items} />
-        </Section>
-      );
-    }
-    case 'cards': {
-      const texts = words(section.key) as CardsTexts;
-      return (
-        <Section title={texts.title}>
-          <ProductIntro>{texts.intro}</ProductIntro>
-          <ProductFeatures items={texts.items} />
-        </Section>
-      );
-    }
+    case 'stats':
+      return <ProductStats items={(texts as StatsTexts).items} />;
+    case 'cards':
+      return <ProductFeatures items={(texts as CardsTexts).items} />;
     case 'benefits': {
-      const texts = words(section.key) as BenefitsTexts;
-      return (
-        <Section title={texts.title}>
-          <ProductBenefits groups={[texts.customers, texts.business]} />
-        </Section>
-      );
+      const { customers, business } = texts as BenefitsTexts;
+      return <ProductBenefits groups={[customers, business]} />;
     }
-    case 'steps': {
-      const texts = words(section.key) as StepsTexts;
-      return (
-        <Section title={texts.title}>
-          <ProductIntro>{texts.intro}</ProductIntro>
-          <StepList steps={texts.steps} />
-        </Section>
-      );
-    }
-    case 'specs': {
-      const texts = words(section.key) as SpecsTexts;
-      return (
-        <Section title={texts.title}>
-          <ProductIntro>{texts.intro}</ProductIntro>
-          <ProductSpecs items={texts.items} />
-        </Section>
-      );
-    }
-    case 'testimonials': {
-      const texts = words(section.key) as TestimonialsTexts;
-      return (
-        <Section title={texts.title}>
-          <ProductTestimonials items={texts.items} />
-        </Section>
-      );
-    }
+    case 'steps':
+      return <StepList steps={(texts as StepsTexts).steps} />;
+    case 'specs':
+      return <ProductSpecs items={(texts as SpecsTexts).items} />;
+    case 'testimonials':
+      return <ProductTestimonials items={(texts as TestimonialsTexts).items} />;
   }
+}
+
+function ProductSection<N extends ProductNs>({ section, words }: { section: SectionDef<N>; words: Lookup }) {
+  if (section.kind === 'calculator') {
+    return (
+      <ProductCalculator>
+        <section.Calculator />
+      </ProductCalculator>
+    );
+  }
+  const texts = words(section.key) as { title: string; intro?: string };
+  return (
+    <Section title={texts.title}>
+      {texts.intro !== undefined && <ProductIntro>{texts.intro}</ProductIntro>}
+      <SectionBody section={section} texts={texts} />
+    </Section>
+  );
 }
 
 /** Every product page: header with both calls to action, the product's sections, closing call, related pages. */
