@@ -142,10 +142,13 @@ function applyWholeStylesheetOnFirstChange(): Promise<unknown> {
 
 afterFirstPaint(() => {
   const stylesheet = applyWholeStylesheetOnFirstChange();
-  // React DOM, the app's largest module, is evaluated in a task of its own and the rest of the app
-  // (src/app/boot.tsx) in the next: together they made one long task. The app starts once the
-  // whole stylesheet's text is there, so whatever it renders first can have its rules at once.
+  // React DOM (the largest module) is evaluated in a task of its own, i18next with its set-up
+  // (src/i18n) in the next and the rest of the app (src/app/boot.tsx, React Router with it) in a
+  // third: together they would make one long task. The app starts once the whole stylesheet's text is there, so
+  // whatever it renders first can have its rules at once.
   void import('react-dom/client')
+    .then(nextTask)
+    .then(() => import('./i18n'))
     .then(nextTask)
     .then(() => Promise.all([import('./app/boot'), stylesheet]))
     .then(([{ start }]) => start());

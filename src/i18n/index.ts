@@ -9,7 +9,9 @@ import { defaultLang, languages, type Lang } from '../config/routes';
  * chunk, added to i18next (`addResourceBundle`) when a page asks for it, in the languages in use.
  * So a page ships the words of its own language only, and a second language is fetched when the
  * visitor switches to it. (An i18next backend would load the fallback language's words on every
- * English page as well.) Components re-render when words are added (`bindI18nStore: 'added'`).
+ * English page as well.) Words are always added before what shows them renders (the page's before
+ * the page, the island's before the island, the other language's before the switch), so adding
+ * words re-renders nothing: that would re-render every component that shows words at once.
  */
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
@@ -23,7 +25,7 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
   // React escapes what it renders.
   interpolation: { escapeValue: false },
-  react: { useSuspense: false, bindI18n: 'languageChanged', bindI18nStore: 'added' },
+  react: { useSuspense: false, bindI18n: 'languageChanged', bindI18nStore: '' },
 });
 
 type Words = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { FlatNamespace, TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { defaultLang, isLang, langOfPath, type Lang } from '../config/routes';
@@ -10,11 +10,13 @@ export const languageStore = createBrowserStore<Lang>(LANGUAGE_STORAGE_KEY, isLa
 
 interface LanguageState {
   readonly lang: Lang;
+  /** Counts words that arrived after their language was first rendered, so their users render again. */
+  readonly arrived: number;
   /** Remember a choice; the caller moves to the other language's path where one exists. */
   readonly choose: (lang: Lang) => void;
 }
 
-const LanguageContext = createContext<LanguageState>({ lang: defaultLang, choose: () => undefined });
+const LanguageContext = createContext<LanguageState>({ lang: defaultLang, arrived: 0, choose: () => undefined });
 
 const serverSnapshot = () => null;
 
@@ -33,14 +35,17 @@ export function LanguageProvider({ pathname, children }: { pathname: string; chi
     if (pathLang !== null && languageStore.get() !== pathLang) languageStore.set(pathLang);
   }, [pathLang]);
 
+  // Loaded already almost always (start-up, the switch); not when another tab changes the
+  // remembered language of the admin area: then everything showing words renders again once the
+  // words are there (a new context value), since adding words re-renders nothing by itself.
+  const [arrived, setArrived] = useState(0);
   useEffect(() => {
     document.documentElement.lang = lang;
-    // Usually loaded already (start-up, language switch); otherwise the words arrive and render.
-    if (!isLanguageActive(lang)) void activateLanguage(lang);
+    if (!isLanguageActive(lang)) void activateLanguage(lang).then(() => setArrived((count) => count + 1));
   }, [lang]);
 
   const choose = useCallback((next: Lang) => languageStore.set(next), []);
-  const value = useMemo(() => ({ lang, choose }), [lang, choose]);
+  const value = useMemo(() => ({ lang, choose, arrived }), [lang, choose, arrived]);
   return <LanguageContext.Provider value={value}>{children}</LanguageContext.Provider>;
 }
 
