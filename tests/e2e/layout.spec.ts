@@ -34,16 +34,20 @@ test.describe('header', () => {
       'href',
       '/company/about',
     );
-    // Pages without an English path render in the remembered language, also after a reload.
-    await gotoHydrated(page, '/produkte/features');
-    await expect(page.getByRole('button', { name: 'Contact form' })).toBeVisible();
+    // The admin area has one path: it follows the remembered language, also after a reload.
+    await gotoHydrated(page, '/admin/dashboard-login');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'admin:login.heading'));
     await page.reload();
-    await expect(page.getByRole('button', { name: 'Contact form' })).toBeVisible();
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'admin:login.heading'));
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
-    await expect(page).toHaveURL('/produkte/features');
-    await expect(page.getByRole('button', { name: 'Kontaktformular' })).toBeVisible();
-    await expect(page).toHaveTitle(text('de', 'meta:features.title', { site: 'Voxa AI' }));
+    await expect(page).toHaveURL('/admin/dashboard-login');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'admin:login.heading'));
+    // A public page's path decides, whatever was chosen before.
+    await gotoHydrated(page, '/products/features');
+    await expect(page.getByRole('button', { name: 'Contact form' })).toBeVisible();
+    await expect(page).toHaveTitle(text('en', 'meta:features.title', { site: 'Voxa AI' }));
   });
 
   test('navigation starts the new page at its top', async ({ page }) => {
