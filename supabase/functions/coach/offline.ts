@@ -10,11 +10,16 @@
 import { splitSentences } from '../_shared/sentences.ts';
 
 export const OFFLINE_MODEL = 'knowledge-base';
+/** The opening of every reply that says the knowledge base does not answer the question. */
+export const NOT_IN_KNOWLEDGE = 'Dazu steht leider nichts in meinem Wissen, und ich möchte dir nichts Falsches erzählen.';
 export const FALLBACK_ANSWER =
-  'Dazu steht leider nichts in meinem Wissen, und ich möchte dir nichts Falsches erzählen. ' +
+  `${NOT_IN_KNOWLEDGE} ` +
   'Ich kann dir bei Themen wie Stress, Pausen, Schlaf, Atemübungen und schwierigen Gesprächen im Arbeitsalltag helfen. ' +
   'Magst du mir erzählen, was dich gerade beschäftigt?';
 export const MAX_SENTENCES = 4;
+
+/** Whether a reply is the honest "not in my knowledge" instead of an answer. */
+export const isHonestReply = (reply: string): boolean => reply.startsWith(NOT_IN_KNOWLEDGE);
 export const MIN_SENTENCES = 2;
 
 /** Frequent German words that say nothing about the topic of a question. */
