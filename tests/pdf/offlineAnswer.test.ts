@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { FALLBACK_ANSWER, offlineAnswer, stem } from '../../supabase/functions/coach/offline';
+import { honestReply, offlineAnswer, stem } from '../../supabase/functions/coach/offline';
 
 const breathing =
   'Die 4-7-8-Atmung\n\nDie 4-7-8-Atmung eignet sich besonders gut zum Einschlafen. Atme vier Sekunden lang durch die Nase ein. ' +
@@ -31,7 +31,7 @@ describe('offlineAnswer', () => {
 
   it('never quotes code signatures or option lists', () => {
     const answer = offlineAnswer('total', [manual]);
-    expect(answer).toBe(FALLBACK_ANSWER);
+    expect(answer).toBe(honestReply([]));
   });
 
   it('prefers the better-ranked passage when both share the same words', () => {
@@ -96,8 +96,8 @@ describe('offlineAnswer', () => {
   });
 
   it('says honestly that it does not know, in Mia\'s warm German, when there is no passage', () => {
-    expect(offlineAnswer('Wie backe ich Brot?', [])).toBe(FALLBACK_ANSWER);
-    expect(FALLBACK_ANSWER).toContain('nichts in meinem Wissen');
-    expect(FALLBACK_ANSWER).toMatch(/Ich kann dir bei Themen wie .* helfen\./u);
+    expect(offlineAnswer('Wie backe ich Brot?', [], [], ['Preisliste', 'Hausordnung'])).toBe(honestReply(['Preisliste', 'Hausordnung']));
+    expect(honestReply(['Preisliste', 'Hausordnung'])).toContain('nichts in meinem Wissen');
+    expect(honestReply(['Preisliste', 'Hausordnung'])).toContain('In meinem Wissen geht es um „Preisliste“ und „Hausordnung“.');
   });
 });

@@ -18,7 +18,7 @@ import { parseChatRequest, type ChatMessage, type ChatRequest } from './chatRequ
 import { coachConfig, type CoachConfig } from './config.ts';
 import { completionResponse } from './completion.ts';
 import { countMessage, isUuid, rateConversation } from './conversations.ts';
-import { findPassages, knowledgeMessage, type Passage } from './knowledge.ts';
+import { findPassages, knowledgeMessage, knowledgeTopics, type Passage } from './knowledge.ts';
 import { answerDeltas, OFFLINE_MODEL, offlineAnswer } from './offline.ts';
 import { PAUSED_ANSWER, PAUSED_MODEL } from './paused.ts';
 import { openChatStream, type UsageReport } from './upstream.ts';
@@ -116,19 +116,22 @@ async function answer(
   });
 
   if (!config.openai) {
-    const headers = headersWith(await count());
+    const [conversationId, topics] = await Promise.all([count(), knowledgeTopics(supabase).catch(logged('listing the knowledge', []))]);
+    const headers = headersWith(conversationId);
     const answer = offlineAnswer(
       chatRequest.question,
       passages.map((passage) => passage.content),
       passages.map((passage) => passage.score),
+      topics,
     );
     return completionResponse(answerDeltas(answer), { model: OFFLINE_MODEL, stream: chatRequest.stream, headers });
   }
 
-  const knowledge = knowledgeMessage(passages);
+  // Without a passage the model is told so, with what the knowledge base covers.
+  const topics = passages.length === 0 ? await knowledgeTopics(supabase).catch(logged('listing the knowledge', [])) : [];
   const messages: ChatMessage[] = [
     { role: 'system', content: personaSystemPrompt },
-    ...(knowledge === null ? [] : [{ role: 'system' as const, content: knowledge }]),
+    { role: 'system', content: knowledgeMessage(passages, topics) },
     ...chatRequest.history,
   ];
   const stop = new AbortController();

@@ -8,14 +8,17 @@
  * what she can help with.
  */
 import { splitSentences } from '../_shared/sentences.ts';
+import { topicList } from './knowledge.ts';
 
 export const OFFLINE_MODEL = 'knowledge-base';
 /** The opening of every reply that says the knowledge base does not answer the question. */
 export const NOT_IN_KNOWLEDGE = 'Dazu steht leider nichts in meinem Wissen, und ich möchte dir nichts Falsches erzählen.';
-export const FALLBACK_ANSWER =
-  `${NOT_IN_KNOWLEDGE} ` +
-  'Ich kann dir bei Themen wie Stress, Pausen, Schlaf, Atemübungen und schwierigen Gesprächen im Arbeitsalltag helfen. ' +
-  'Magst du mir erzählen, was dich gerade beschäftigt?';
+
+/** The honest reply: not in the knowledge base, what the knowledge base does cover, an invitation. */
+export function honestReply(topics: readonly string[]): string {
+  const covered = topics.length === 0 ? 'Meine Wissensdatenbank ist gerade noch leer.' : `In meinem Wissen geht es um ${topicList(topics)}.`;
+  return `${NOT_IN_KNOWLEDGE} ${covered} Magst du mir dazu eine Frage stellen oder erzählen, was dich gerade beschäftigt?`;
+}
 export const MAX_SENTENCES = 4;
 
 /** Whether a reply is the honest "not in my knowledge" instead of an answer. */
@@ -161,7 +164,7 @@ interface Choice {
  * question's topic is common by selection ("Pausen" is in every passage found for a question about
  * pauses), so rarity counted there would favour the incidental words of a question over its topic.
  */
-export function offlineAnswer(question: string, passages: readonly string[], scores: readonly number[] = []): string {
+export function offlineAnswer(question: string, passages: readonly string[], scores: readonly number[] = [], topics: readonly string[] = []): string {
   const asked = [...topicStems(question)];
   const found = passages.map(sections);
   const allSentences = found.flat().flatMap((section) => section.sentences);
@@ -216,7 +219,7 @@ export function offlineAnswer(question: string, passages: readonly string[], sco
   if (best !== null) return best.sentences.join(' ');
   // The search found the passages relevant (through stemming or the title): the best one's opening.
   const first = found.find((passageSections) => passageSections.length > 0)?.[0];
-  return first === undefined ? FALLBACK_ANSWER : excerpt(first.sentences, 0).join(' ');
+  return first === undefined ? honestReply(topics) : excerpt(first.sentences, 0).join(' ');
 }
 
 /** Up to four sentences starting at the chosen one, at least two where the section has them. */
