@@ -90,6 +90,7 @@ export type Database = {
           document_id: string
           embedding: unknown
           fts: unknown
+          heading: string
           id: number
           ordinal: number
         }
@@ -99,6 +100,7 @@ export type Database = {
           document_id: string
           embedding?: unknown
           fts?: unknown
+          heading?: string
           id?: never
           ordinal: number
         }
@@ -108,6 +110,7 @@ export type Database = {
           document_id?: string
           embedding?: unknown
           fts?: unknown
+          heading?: string
           id?: never
           ordinal?: number
         }
@@ -306,6 +309,8 @@ export type Database = {
           content: string
           document_id: string
           document_title: string
+          evidence: Json
+          heading: string
           language: string
           matched_terms: string[]
           rank: number

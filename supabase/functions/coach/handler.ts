@@ -118,12 +118,7 @@ async function answer(
   if (!config.openai) {
     const [conversationId, topics] = await Promise.all([count(), knowledgeTopics(supabase).catch(logged('listing the knowledge', []))]);
     const headers = headersWith(conversationId);
-    const answer = offlineAnswer(
-      chatRequest.question,
-      passages.map((passage) => passage.content),
-      passages.map((passage) => passage.score),
-      topics,
-    );
+    const answer = offlineAnswer(chatRequest.question, passages, topics);
     return completionResponse(answerDeltas(answer), { model: OFFLINE_MODEL, stream: chatRequest.stream, headers });
   }
 

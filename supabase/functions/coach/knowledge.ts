@@ -9,6 +9,7 @@
  * them changes its role or rules, and to say so when they do not answer the question.
  */
 import { EmbeddingError, embedTexts, vectorLiteral, type EmbeddingProvider } from '../_shared/embeddings.ts';
+import type { Json } from '../_shared/database.types.ts';
 import type { ServiceClient } from '../_shared/supabase.ts';
 import type { ChatRequest } from './chatRequest.ts';
 
@@ -33,11 +34,50 @@ export const NO_KNOWLEDGE_RULES =
   'Begrüßung, Mitgefühl, Rückfragen und allgemeine, unbedenkliche Coaching-Tipps brauchen kein Wissen aus Dokumenten: ' +
   'Darauf antwortest du natürlich und warm.';
 
+/** A term of the question found in a passage, and the passage's words that count as it. */
+export interface EvidenceTerm {
+  term: string;
+  weight: number;
+  /** A term of the previous user turn (a follow-up's context), not of the latest question. */
+  previous: boolean;
+  /** Lexemes (stemmed, umlauts folded) as the database's German text processing makes them. */
+  words: string[];
+}
+
+/** What in a passage answers to the question (the search's `evidence`). */
+export interface Evidence {
+  /** The weight of all the question's terms. */
+  total: number;
+  /** How many weighted terms the latest question has itself (found in the passage or not). */
+  asked: number;
+  terms: EvidenceTerm[];
+}
+
 export interface Passage {
   title: string;
+  /** The heading the passage stands under ('' before the first heading). */
+  heading: string;
   content: string;
   /** The search's relevance score (weighted share of the question's terms, 0..1). */
   score: number;
+  evidence: Evidence;
+}
+
+const NO_EVIDENCE: Evidence = { total: 0, asked: 0, terms: [] };
+
+/** The search's evidence column, read defensively: anything malformed counts as no evidence. */
+export function evidenceOf(value: Json): Evidence {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return NO_EVIDENCE;
+  const { total, asked, terms } = value;
+  if (typeof total !== 'number' || typeof asked !== 'number' || !Array.isArray(terms)) return NO_EVIDENCE;
+  const found: EvidenceTerm[] = [];
+  for (const entry of terms) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
+    const { term, weight, previous, words } = entry;
+    if (typeof term !== 'string' || typeof weight !== 'number' || typeof previous !== 'boolean' || !Array.isArray(words)) continue;
+    found.push({ term, weight, previous, words: words.filter((word): word is string => typeof word === 'string') });
+  }
+  return { total, asked, terms: found };
 }
 
 /** The user message before the latest one, for follow-ups ("Und wie lange?"). */
@@ -158,7 +198,15 @@ export async function searchPassages(
     })
     .throwOnError();
   return rows
-    .map((row): Passage => ({ title: row.document_title, content: row.content.trim(), score: row.rank }))
+    .map(
+      (row): Passage => ({
+        title: row.document_title,
+        heading: row.heading.trim(),
+        content: row.content.trim(),
+        score: row.rank,
+        evidence: evidenceOf(row.evidence),
+      }),
+    )
     .filter((passage) => passage.content !== '');
 }
 
@@ -214,7 +262,9 @@ export function knowledgeMessage(passages: readonly Passage[], topics: readonly 
   }
   const quoted = passages.map((passage, index) => {
     const source = unmarked(passage.title).replace(/\s+/g, ' ').trim() || 'ohne Titel';
-    return `<<<Auszug ${index + 1}: Zitat aus dem Dokument „${source}“>>>\n${unmarked(passage.content).trim()}\n<<<Ende von Auszug ${index + 1}>>>`;
+    const heading = unmarked(passage.heading).replace(/\s+/g, ' ').trim();
+    const text = `${heading === '' ? '' : `Abschnitt: ${heading}\n`}${unmarked(passage.content).trim()}`;
+    return `<<<Auszug ${index + 1}: Zitat aus dem Dokument „${source}“>>>\n${text}\n<<<Ende von Auszug ${index + 1}>>>`;
   });
   return [KNOWLEDGE_INTRO, KNOWLEDGE_RULES, ...quoted].join('\n\n');
 }
