@@ -362,8 +362,14 @@ begin
       -- What a list or table that goes on in the next passage repeats at its top: the line that
       -- introduced the list, the table's first row.
       if position(E'\t' in line) > 0 then
+        -- A table's first row names its columns when its cells are short names: no numbers, no
+        -- sentence end, no list marker (an option list's first entry is no header).
         if line_index = 1 or position(E'\t' in lines[line_index - 1]) = 0 then
-          table_head := line;
+          table_head := case
+            when line !~ '^\s*(?:[•·▪◦‣∙●○■□►▸*–—-]\s|\d{1,2}[.)]\s|[a-z][.)]\s|--?[[:alnum:]])'
+             and (select bool_and(char_length(btrim(c)) between 1 and 30 and c !~ '[[:digit:]]' and btrim(c) !~ '[.!?:]$')
+                    from unnest(string_to_array(line, E'\t')) as c) then line
+          end;
         end if;
       elsif private.is_entry_line(line) then
         table_head := null;

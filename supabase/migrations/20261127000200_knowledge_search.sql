@@ -35,7 +35,7 @@ select distinct v.lexeme
     'erzähl erzählen weißt wissen weiß stimmt richtig klar ja nein hallo hi danke gestern vorgestern übermorgen ' ||
     'sinnvoll nötig notwendig schlimm normal möglich passiert passieren los ' ||
     -- Spoken and typed short forms of function words.
-    'nen nem ner is isses nich net wat dat wieviel wieviele son sone fürs ans aufs ums durchs übers')) as v;
+    'nen nem ner is isses nich net wat dat wieviel wieviele son sone fürs ans aufs ums durchs übers beim vom zum zur ins')) as v;
 revoke all on private.question_words from public, anon, authenticated;
 grant select on private.question_words to authenticated, service_role;
 
@@ -342,14 +342,16 @@ $$;
 -- morgen?", "Was kostet ein Flug nach Mallorca?") and times unknown_other for any other word
 -- (a verb or an adjective put differently from the document: "Wie trenne ich Arbeit und
 -- Freizeit?"). A question typed all in lower case says nothing about its nouns: unknown_other.
+-- A word that sets the scene (private.context_words: "bei der Arbeit", "im Sommer") weighs
+-- scene_share of what it would: it places the question, it does not say what it asks.
 create or replace function private.search_terms(question text, previous text default null)
 returns setof private.search_term
 language sql
 stable
 set search_path = ''
 as $$
-  with settings (unknown_named, unknown_other) as (
-    values (3.0::real, 1.0::real)
+  with settings (unknown_named, unknown_other, scene_share) as (
+    values (3.0::real, 1.0::real, 0.5::real)
   ),
   raw as (
     select v.lexeme, v.positions[1] as position, false as from_previous
@@ -375,6 +377,7 @@ as $$
   limited as (
     select w.*,
            exists (select from private.question_words q where q.lexeme = w.lexeme) as asks,
+           exists (select from private.context_words x where x.lexeme = w.lexeme) as scene,
            exists (select from capitalised c where c.lexeme = w.lexeme)
              and not exists (select from private.context_words x where x.lexeme = w.lexeme) as named
       from words w
@@ -383,7 +386,7 @@ as $$
   ),
   stood as (
     -- Question words are taken as they are; every other word through its stand-ins.
-    select distinct on (f.form) f.form, l.position, l.from_previous, l.asks, l.named, f.form = l.lexeme as own
+    select distinct on (f.form) f.form, l.position, l.from_previous, l.asks, l.scene, l.named
       from limited l
       cross join lateral unnest(case when l.asks then array[l.lexeme] else private.stand_ins(l.lexeme) end) as f (form)
      order by f.form, l.from_previous, l.position
@@ -395,6 +398,7 @@ as $$
          least(t.passages, n.total::integer),
          case when st.asks then 0::real
               else (ln(1 + (n.total - greatest(least(t.passages, n.total), 1) + 0.5) / (greatest(least(t.passages, n.total), 1) + 0.5))
+                    * case when st.scene then x.scene_share else 1 end
                     * case when t.passages > 0 then 1 when st.named then x.unknown_named else x.unknown_other end)::real
          end
     from stood st
@@ -520,7 +524,7 @@ $$;
 
 
 -- The passages of COMPLETED documents nearest to the question's embedding (HNSW index, cosine
--- distance), with their cosine similarity; none without an embedding.
+-- distance), most similar first, with their cosine similarity; none without an embedding.
 create or replace function private.vector_candidates(query_embedding extensions.vector, nearest integer)
 returns table (chunk_id bigint, language text, similarity real)
 language plpgsql
@@ -543,7 +547,8 @@ begin
          limit nearest
       ) n
       join public.documents d on d.id = n.document_id
-     where d.status = 'COMPLETED';
+     where d.status = 'COMPLETED'
+     order by n.similarity desc, n.id;
 end
 $$;
 
