@@ -82,14 +82,22 @@ function heldTerms(evidence: Evidence, text: string): number[] {
  */
 function phrases(question: string, evidence: Evidence): { pair: string; weight: number }[] {
   const words = foldedWords(question).filter((word) => !word.includes('-'));
+  const termOf = (word: string) => evidence.terms.find((candidate) => candidate.words.some((lexeme) => holdsLexeme([word], lexeme)));
   const found: { pair: string; weight: number }[] = [];
   for (let index = 1; index < words.length; index++) {
+    const first = words[index - 1] ?? '';
     const second = words[index] ?? '';
-    const term = evidence.terms.find((candidate) => candidate.words.some((word) => holdsLexeme([second], word)));
-    if (term !== undefined) found.push({ pair: `${words[index - 1] ?? ''} ${second}`, weight: PHRASE_SHARE * term.weight });
+    const term = termOf(second);
+    // Two terms side by side, or a negation and the term it negates; not "bei Nordlicht".
+    if (term !== undefined && (NEGATIONS.has(first) || termOf(first) !== undefined)) {
+      found.push({ pair: `${first} ${second}`, weight: PHRASE_SHARE * term.weight });
+    }
   }
   return found;
 }
+
+/** Words that negate the word after them. */
+const NEGATIONS = new Set(['nicht', 'kein', 'keine', 'keinen', 'keinem', 'keiner', 'ohne', 'nie']);
 
 function phraseWeight(text: string, pairs: readonly { pair: string; weight: number }[]): number {
   if (pairs.length === 0) return 0;
@@ -156,9 +164,13 @@ function bestPart(question: string, passages: readonly Passage[]): Choice | null
     // counted where the window holds it best, later sentences less.
     const sentences = units.filter((unit) => unit.kind === 'prose').flatMap((unit) => splitSentences(unit.text));
     const held = sentences.map((sentence) => heldTerms(evidence, sentence));
+    // A window starts at a sentence that holds the question, or at the section's first sentence
+    // when the heading does (an FAQ's answer below its question).
+    const headingAnswers = headingHeld.some((value) => value > 0) && answersNow(evidence, passage.heading);
     for (let start = 0; start < sentences.length; start++) {
       const first = held[start] ?? [];
-      if (!first.some((value) => value > 0) || !answersNow(evidence, sentences[start] ?? '')) continue;
+      const opens = start === 0 && headingAnswers;
+      if (!opens && (!first.some((value) => value > 0) || !answersNow(evidence, sentences[start] ?? ''))) continue;
       const window = held.slice(start, start + MAX_SENTENCES);
       const own = evidence.terms.map((_, term) => Math.max(...window.map((values, offset) => (values[term] ?? 0) * WINDOW_DECAY ** offset)));
       const weight = weightOf(evidence, own, headingHeld) + phraseWeight(sentences[start] ?? '', pairs);

@@ -28,9 +28,15 @@ const ENTRY = /^(?:[•·▪◦‣∙●○■□►▸*–—-]\s|\d{1,2}[.)]\s
 /** A list marker in front of an entry's text. */
 const MARKER = /^(?:[•·▪◦‣∙●○■□►▸*–—-]|\d{1,2}[.)]|[a-z][.)])\s+/u;
 
-/** A table's first row names its columns when its cells are short and hold no numbers. */
-const namesColumns = (cells: readonly string[]): boolean =>
-  cells.length >= 2 && cells.every((cell) => cell.length > 0 && cell.length <= 30 && !/\p{N}/u.test(cell));
+/**
+ * A table's first row names its columns when its cells are short names: no numbers, no sentence
+ * end, no list marker (an option list's first entry is no header). The database's
+ * private.document_passages() reads a table's head by the same rule.
+ */
+export const namesColumns = (cells: readonly string[]): boolean =>
+  cells.length >= 2 &&
+  !ENTRY.test(cells[0] ?? '') &&
+  cells.every((cell) => cell.length > 0 && cell.length <= 30 && !/\p{N}/u.test(cell) && !/[.!?:]$/u.test(cell));
 
 /** The passage's lines as units, each entry with its lead-in and each row with its table's header. */
 export function passageUnits(content: string): Unit[] {
@@ -83,11 +89,11 @@ export function passageUnits(content: string): Unit[] {
 export function foldGerman(text: string): string {
   return text
     .toLowerCase()
-    .replace(/([aeiouyäöü])([uy])(?=[aeiouyäöü])/gu, '$1$2\u0001')
+    .replace(/([aeiouyäöü])([uy])(?=[aeiouyäöü])/gu, '$1$2\uE000')
     .replace(/(?<!q)ue/gu, 'ü')
     .replace(/ae/gu, 'ä')
     .replace(/oe/gu, 'ö')
-    .replace(/\u0001/gu, '')
+    .replace(/\uE000/gu, '')
     .replace(/ä/gu, 'a')
     .replace(/ö/gu, 'o')
     .replace(/ü/gu, 'u')
