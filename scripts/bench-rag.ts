@@ -102,7 +102,7 @@ async function runHalf(corpus: HalfCorpus): Promise<Outcome[]> {
     let problems = 0;
     for (const document of corpus.documents) {
       const bytes = await renderDocument(document);
-      const added = await addKnowledgeDocument(admin, { bytes, title: document.title, storagePath: `bench/${document.file}.pdf` });
+      const added = await addKnowledgeDocument(admin, { url: stack.url, bytes, title: document.title, storagePath: `bench/${document.file}.pdf` });
       const { data: row, error } = await admin.from('documents').select('status, error').eq('id', added.id).single();
       if (error) throw new Error(error.message);
       if (row.status !== 'COMPLETED') problems++;

@@ -17,7 +17,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
 import { configFromEnv, loadEnvFiles, LOCAL_SERVICE_ROLE_KEY, repoRoot, type LocalStackConfig } from '../supabase/local/config';
-import { BUCKET } from '../src/services/documentLifecycle';
+import { BUCKET, storedPdfUrl } from '../src/services/documentLifecycle';
 import { extractTextWith } from '../src/services/pdfTextExtraction';
 import type { Database } from '../src/types/database';
 
@@ -43,8 +43,12 @@ export const starterDocuments = [
   { file: 'schwierige-gespraeche', title: 'Starterwissen – Schwierige Gespräche.pdf' },
 ] as const;
 
-/** A PDF to add to the knowledge base: its bytes, the title the admin sees, its key in the bucket. */
+/**
+ * A PDF to add to the knowledge base: its bytes, the title the admin sees, its key in the bucket,
+ * and the stack's URL its stored link starts with.
+ */
 export interface KnowledgeUpload {
+  url: string;
   bytes: Uint8Array;
   title: string;
   storagePath: string;
@@ -57,7 +61,7 @@ export interface KnowledgeUpload {
  */
 export async function addKnowledgeDocument(
   supabase: SupabaseClient<Database>,
-  { bytes, title, storagePath }: KnowledgeUpload,
+  { url, bytes, title, storagePath }: KnowledgeUpload,
 ): Promise<{ id: string; passages: number; pages: number }> {
   const stored = await supabase.storage.from(BUCKET).upload(storagePath, bytes, { contentType: 'application/pdf' });
   if (stored.error) throw new Error(`Storing ${storagePath} failed: ${stored.error.message}`);
@@ -66,7 +70,7 @@ export async function addKnowledgeDocument(
     .insert({
       title,
       type: 'PDF',
-      url: supabase.storage.from(BUCKET).getPublicUrl(storagePath).data.publicUrl,
+      url: storedPdfUrl(url, storagePath),
       status: 'PROCESSING',
       file_size: bytes.byteLength,
       storage_path: storagePath,
@@ -104,7 +108,7 @@ export async function addStarterKnowledge(
   const added: string[] = [];
   for (const document of starterDocuments) {
     const bytes = new Uint8Array(readFileSync(join(starterDir, `${document.file}.pdf`)));
-    await addKnowledgeDocument(supabase, { bytes, title: document.title, storagePath: starterStoragePath(document.file) });
+    await addKnowledgeDocument(supabase, { url, bytes, title: document.title, storagePath: starterStoragePath(document.file) });
     added.push(document.title);
   }
   if (marker !== null) writeFileSync(marker, `${new Date().toISOString()}\n${added.join('\n')}\n`);
