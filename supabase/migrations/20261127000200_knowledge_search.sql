@@ -595,8 +595,9 @@ $$;
 --   * With query_embedding (the coach embeds the question when OPENAI_API_KEY is set), the 20
 --     passages nearest to it (private.vector_candidates()) join by reciprocal rank fusion
 --     (1 / (60 + rank) from each list); a passage only the embedding found needs a cosine
---     similarity of at least 0.45 (bench:rag with OpenAI's text-embedding-3-small: unrelated
---     German passages stay below 0.4). rank is then the better of the score and that similarity.
+--     similarity of at least 0.45 (a starting value for OpenAI's text-embedding-3-small, where
+--     unrelated German texts score about 0.1-0.25). rank is then the better of the score and that
+--     similarity.
 --   * Near-duplicates (the same heading and text after collapsing case and whitespace) come once,
 --     from the most recently uploaded document; passages of documents in another language than
 --     German only when no German passage passes.
