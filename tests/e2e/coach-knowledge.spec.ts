@@ -13,6 +13,8 @@ type Message = { role: string; content: string };
 /** Sends `text` in the chat and returns the system messages of the model request that carried it. */
 async function systemMessagesFor(page: import('@playwright/test').Page, text: string): Promise<Message[]> {
   await textInput(page).fill(text);
+  // The chat takes the next message once the previous answer has been given.
+  await expect(page.getByRole('button', { name: 'Senden' })).toBeEnabled({ timeout: 20_000 });
   await textInput(page).press('Enter');
   const carrying = async () => (await modelRequests()).find((entry) => entry.body.messages.at(-1)?.content === text);
   await expect.poll(async () => (await carrying()) !== undefined, { timeout: 10_000 }).toBe(true);
