@@ -24,6 +24,10 @@ export default defineConfig({
     baseURL,
     // Recording a trace costs every test about a tenth more CPU; on CI the log is what is read.
     trace: process.env.CI ? 'off' : 'retain-on-failure',
+    // Pages are visited as by someone who asked for reduced motion: the home page's particle canvas
+    // otherwise keeps a core busy in Chromium's software rendering for as long as a test looks at
+    // it. The tests about motion ask for it (layout.spec.ts).
+    reducedMotion: 'reduce',
     launchOptions: { executablePath: findChromium(), args: chromiumArgs },
   },
   projects: [
