@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test';
 import { persona } from '../../src/config/persona';
 import { coachTexts } from '../../src/features/coach/texts';
-import { chromiumArgs, findChromium } from '../../scripts/find-chromium';
+import { chromiumArgs, findTestChromium } from '../../scripts/find-chromium';
 import { fakeMicrophoneArgs } from '../fixtures/audio/fakeMicrophone';
 import { makeTextPdf, wrapParagraphs } from '../fixtures/pdf/makePdf';
 import { KNOWLEDGE_TAB, documentRow, expect, uploadPdfs } from './admin';
@@ -234,7 +234,7 @@ export const microphoneStreams = (page: Page) =>
  * one microphone file per spec file), with the microphone permission granted.
  */
 export const withMicrophone = (wav: string) => ({
-  launchOptions: { executablePath: findChromium(), args: [...chromiumArgs, ...fakeMicrophoneArgs(wav)] },
+  launchOptions: { executablePath: findTestChromium(), args: [...chromiumArgs, ...fakeMicrophoneArgs(wav)] },
   permissions: ['microphone'],
 });
 
