@@ -3,18 +3,19 @@
 -- tables; everyone else reaches the knowledge only through the coach function. The search that
 -- ranks the passages is …_search.sql.
 --
---   private.german_spelling(text)   ae/oe/ue written for ä/ö/ü, read the same on every Postgres
---   private.german_lexemes(text)    the searchable words (lexemes) of a text: the one definition
---                                   the passages, the titles and the questions all go through
---   private.detect_language(text)   de or other, from a text's function words
---   public.documents                a PDF, its storage key, processing status, text and language
---   public.document_chunks          its passages: heading, content, lexemes (fts), embedding
---   private.knowledge_terms         every lexeme with the number of passages holding it
---   private.knowledge_stats         how many passages there are and how long they are on average
---   private.document_passages(text) a document's text as passages, each under its heading
---   public.ingest_document_text()   stores a document's text and its passages
+--   private.german_spelling(text)      ae/oe/ue written for ä/ö/ü, read the same on every Postgres
+--   private.german_lexemes(text)       the searchable words (lexemes) of a text: the one definition
+--                                      the passages, the titles and the questions all go through
+--   private.detect_language(text)      de or other, from a text's function words
+--   public.documents                   a PDF: storage key, processing status, text, language
+--   public.document_chunks             its passages: heading, content, lexemes (fts), embedding
+--   private.knowledge_terms            every lexeme with the number of passages holding it
+--   private.knowledge_stats            how many passages there are, how long they are on average
+--   private.document_passages(text)    a document's text as passages, each under its heading
+--   public.ingest_document_text()      stores a document's text and its passages
 --   public.store_passage_embeddings()  the passages' embeddings, for the hybrid search
---   public.begin_document_reprocessing(), public.begin_document_delete()  documents never hang
+--   public.begin_document_reprocessing(), public.begin_document_delete()
+--                                      documents never hang: processing again, deleting in steps
 --
 -- The extraction in the admin's browser (src/lib/pdfTextLayout.ts) hands over text whose blank
 -- lines separate blocks (paragraphs, lists, tables, headings) and whose lines inside a block are
@@ -113,7 +114,7 @@ create table public.documents (
 );
 
 comment on table public.documents is
-  'Knowledge-base files: an uploaded PDF, its public URL and storage key, processing status and extracted text.';
+  'Knowledge-base files: an uploaded PDF, its URL and storage key, processing status, extracted text and language.';
 comment on column public.documents.url is
   'URL of the file on the Storage API''s authenticated route (the bucket is private); the admin area opens it through a signed URL.';
 comment on column public.documents.content is 'Extracted text (null until processed); searched through document_chunks.';

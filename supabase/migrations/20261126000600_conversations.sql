@@ -1,6 +1,7 @@
 -- Anonymous coach sessions, counted on the admin dashboard. Deliberately nothing personal: no
 -- message text, no IP address, no user agent, no account. Only the coach edge function writes
--- here, with the service role (which bypasses row level security).
+-- here, with the service role (which bypasses row level security), through
+-- count_answered_question().
 
 create table public.conversations (
   id uuid primary key default gen_random_uuid(),
@@ -32,7 +33,6 @@ revoke truncate, trigger, references on public.conversations from anon, authenti
 -- else a new one) and counts the question once the answer has been given, in one atomic
 -- statement: one more message in that conversation, or the conversation starts with this answered
 -- question. Refused, failed and unanswered requests leave no trace in the admin's counters.
-
 create or replace function public.count_answered_question(conversation_id uuid)
 returns uuid
 language plpgsql
