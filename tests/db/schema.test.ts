@@ -475,3 +475,21 @@ describe('docs/database.md', () => {
     }
   });
 });
+
+describe('supabase/config.toml', () => {
+  it('declares the buckets exactly as the migrations create them (the CLI applies these settings)', async () => {
+    const toml = await readFile(new URL('../../supabase/config.toml', import.meta.url), 'utf8');
+    const mebibytes = (value: string) => Number(/^"(\d+)MiB"$/.exec(value)?.[1] ?? Number.NaN) * 1024 * 1024;
+    const declared = [...toml.matchAll(/^\[storage\.buckets\.([\w-]+)\]\n((?:\w+ = .*\n)+)/gm)].map(([, id = '', body = '']) => {
+      const setting = (key: string) => new RegExp(`^${key} = (.*)$`, 'm').exec(body)?.[1] ?? '';
+      return {
+        id,
+        public: setting('public') === 'true',
+        file_size_limit: mebibytes(setting('file_size_limit')),
+        allowed_mime_types: [...setting('allowed_mime_types').matchAll(/"([^"]+)"/g)].map((match) => match[1]),
+      };
+    });
+    const { rows } = await fixture.db.query('select id, public, file_size_limit, allowed_mime_types from storage.buckets order by id');
+    expect(declared).toEqual(rows);
+  });
+});
