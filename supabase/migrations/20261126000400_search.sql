@@ -11,9 +11,7 @@
 --     4. fusion, relevance floor, one passage per near-duplicate, German first, at most five
 --
 -- Every function reads text through private.german_lexemes(), as the passages were written
--- (…_knowledge_passages.sql).
-
-drop function if exists public.search_knowledge(text, integer, text, extensions.vector);
+-- (…_documents.sql).
 
 
 -- Words that ask rather than say what about ("Wie lange dauert …", "Gibt es …", "Kann ich …").
