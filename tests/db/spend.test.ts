@@ -8,6 +8,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { withClaims } from '../../supabase/local/database';
 import { actors, allActors, attempt, freshDatabase, run } from './fixtures';
 
 let db: PGlite;
@@ -129,5 +130,49 @@ describe('who may reserve and settle', () => {
       const expected = actor.name === 'service_role';
       expect([reserve.ok, settled.ok, admitted.ok], actor.name).toEqual([expected, expected, expected]);
     }
+  });
+});
+
+describe('requests per minute', () => {
+  /**
+   * One transaction, so the previous minute's row and the admission see the same now(): the
+   * previous count is chosen from how much of the previous minute is still inside the window, so
+   * the outcome does not depend on when in the minute the test runs.
+   */
+  async function admitAfter(client: string, carried: number): Promise<Admission> {
+    return withClaims(db, actors.service.claims, actors.service.role, async (tx) => {
+      const share = await tx.query<{ remaining: number }>(
+        `select 1 - extract(epoch from now() - date_trunc('minute', now()))::float8 / 60 as remaining`,
+      );
+      const remaining = share.rows[0]?.remaining ?? 1;
+      const previous = carried >= 3.5 ? Math.ceil(carried / remaining) : Math.floor(carried / remaining);
+      await tx.query(
+        `insert into public.request_counts (fn, client, window_kind, window_start, count)
+         values ('coach', $1, 'minute', date_trunc('minute', now()) - interval '1 minute', $2)`,
+        [client, previous],
+      );
+      const result = await tx.query<{ result: Admission }>(`select public.admit_request('coach', $1, 4, 1000) as result`, [client]);
+      const admission = result.rows[0]?.result;
+      if (!admission) throw new Error('admit_request returned nothing');
+      return admission;
+    });
+  }
+
+  it('counts the part of the previous minute still inside the last 60 seconds', async () => {
+    // Limit 4: the first request of this minute plus 3.5 carried is over it, plus 2.5 is not.
+    expect(await admitAfter('192.0.2.20', 3.5)).toMatchObject({ allowed: false, reason: 'rate_minute' });
+    expect(await admitAfter('192.0.2.21', 2.5)).toMatchObject({ allowed: true });
+  });
+
+  it('tells how long until one more request fits', async () => {
+    const retry = async (count: number, previous: number, elapsed: number) => {
+      const [row] = await run<{ seconds: number }>(db, actors.service, 'select private.minute_retry_after($1, $2, $3, 4) as seconds', [count, previous, elapsed]);
+      return row?.seconds;
+    };
+    // 1 this minute, 8 in the previous one, 30 s in: at 45 s, 2 + 8 × 0.25 = 4 fits.
+    expect(await retry(1, 8, 30)).toBe(15);
+    // 5 this minute, 10 s in: next minute at 24 s, 1 + 5 × 0.6 = 4 fits.
+    expect(await retry(5, 0, 10)).toBe(74);
+    expect(await retry(4, 0, 59.5)).toBeGreaterThanOrEqual(1);
   });
 });
