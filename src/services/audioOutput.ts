@@ -9,7 +9,7 @@
  * `unlockAudio()` must run inside the visitor's click (or key press): iOS Safari refuses to start
  * an AudioContext later, and every browser may refuse autoplay without a gesture.
  */
-import { PlaybackError } from './audioPlayback';
+import { PlaybackError } from './speechErrors';
 import type { PlayerCommand, PlayerEvent } from './pcmPlayer.worklet';
 
 /** Speech needs no more; the browser resamples to the device with a proper filter. */

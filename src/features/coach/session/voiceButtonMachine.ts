@@ -1,4 +1,4 @@
-import { coachTexts } from './texts';
+import { coachTexts } from '../texts';
 
 /**
  * The voice button as a state machine (a reducer): idle → ready → listening → processing →

@@ -1,0 +1,724 @@
+/**
+ * The live coach's conversation as a plain object (no React): it owns the voice button's state
+ * machine and the chat, and everything that moves them: recognition or recording, the early
+ * (speculative) start of a reply, the reply itself and its speech, hands-free listening and
+ * barge-in. The UI subscribes (`subscribe` / `getSnapshot`, for useSyncExternalStore) and calls the
+ * commands (`click`, `sendText`, `endConversation`, `rate`, `setHandsFree`); it orchestrates
+ * nothing itself.
+ *
+ * The conversation moves through these phases (the voice button's states in brackets):
+ * idle → greeting (speaking) → ready → listening → replying (processing) → speaking → ready …
+ * With hands-free on, the session goes from ready to listening by itself, and the visitor's voice
+ * interrupts the coach (barge-in). Every effect's late callback checks that its step is still the
+ * current one; the reducers ignore events that do not fit the current state.
+ */
+import { persona } from '../../../config/persona';
+import { sameUtterance } from '../../../lib/utterance';
+import { createVoiceActivityDetector, type VoiceActivityDetector } from '../../../lib/voiceActivity';
+import { CoachCallError, type CoachMessage } from '../../../services/coach';
+import { runReply } from '../../../services/replyPipeline';
+import { coachPlaybackMessage } from '../../../services/speechErrors';
+import { SpeechRecognitionError, type RecognitionProblem, type RecognitionSession } from '../../../services/speechRecognition';
+import type { Utterance } from '../../../services/speechToText';
+import { coachTexts } from '../texts';
+import { chatReducer, initialChatState, nextRequest, type ChatEvent, type ChatState } from './chatState';
+import type { CoachPorts, MicrophoneFeed } from './ports';
+import { clickAction, initialVoiceState, voiceButtonReducer, type VoiceEvent, type VoiceState } from './voiceButtonMachine';
+
+export interface CoachSnapshot {
+  voice: VoiceState;
+  chat: ChatState;
+  handsFree: boolean;
+}
+
+/** What the prerendered page shows (and hydrates with): idle, no chat, hands-free off. */
+export const initialSnapshot: CoachSnapshot = { voice: initialVoiceState, chat: initialChatState, handsFree: false };
+
+const recognitionMessages: Record<RecognitionProblem, string> = {
+  denied: coachTexts.errors.microphoneDenied,
+  noSpeech: coachTexts.errors.noSpeech,
+  unsupported: coachTexts.errors.unsupported,
+  failed: coachTexts.errors.processing,
+};
+
+function recognitionMessage(error: unknown): string {
+  return error instanceof SpeechRecognitionError ? recognitionMessages[error.problem] : coachTexts.errors.processing;
+}
+
+/**
+ * Timing marks for `npm run bench:voice` (harmless elsewhere): from the visitor's final words to
+ * the first speakable piece and to the first sound.
+ */
+function mark(name: 'transcript' | 'first-chunk' | 'first-audio'): void {
+  globalThis.performance.mark(`coach:${name}`);
+}
+
+/** How long the interim words must stay the same before the reply starts speculatively. */
+const SPECULATION_DELAY_MS = 400;
+/** With the microphone open, the voice detector must also have heard this much silence. */
+const SPECULATION_SILENCE_MS = 300;
+/** Recording without a single word for this long ends as 'Keine Sprache erkannt…' (speech-to-text path). */
+const NO_SPEECH_MS = 8_000;
+/**
+ * The browser's recognition service is unreachable, switched off, or cannot capture (Chromium
+ * without Google's speech service): record and transcribe instead.
+ */
+const SERVICE_FAILURES = new Set(['network', 'service-not-allowed', 'audio-capture', 'language-not-supported']);
+
+/** A reply in progress; a speculative one waits for `confirm()` (or is dropped by `cancel()`). */
+interface PendingReply {
+  text: string;
+  confirm(): void;
+  cancel(): void;
+}
+
+/** The open microphone with its voice activity detector. */
+interface Listening {
+  feed: MicrophoneFeed;
+  detector: VoiceActivityDetector;
+}
+
+/** An opening of the microphone; `cancelled` once it is no longer wanted (it is then closed on arrival). */
+interface Opening {
+  cancelled: boolean;
+  ready: Promise<Listening>;
+}
+
+let nextId = 0;
+function newId(): string {
+  nextId += 1;
+  return `m${nextId}`;
+}
+
+export class CoachSession {
+  private snapshot: CoachSnapshot;
+  private readonly listeners = new Set<() => void>();
+
+  /** The browser's recogniser while it listens. */
+  private recognition: RecognitionSession | null = null;
+  /** What the coach is saying or fetching right now (the greeting or a reply). */
+  private speech: AbortController | null = null;
+  /** The utterance being recorded for the stt function (browsers without their own recognition). */
+  private utterance: Utterance | null = null;
+  private recording = false;
+  /** The browser's recognition service failed (e.g. Chromium without Google's service): record instead. */
+  private recognitionBroken = false;
+  /** Whether the stt function has a provider; null until asked (when the chat opens). */
+  private serverTranscription: boolean | null = null;
+  /** The visitor stopped listening with a click: hands-free waits until the visitor starts again. */
+  private pausedByVisitor = false;
+  private speculation: PendingReply | null = null;
+  private speculationTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** The microphone and voice detector, while they run (hands-free, or recording). */
+  private listening: Listening | null = null;
+  /** An opening of the microphone in progress. */
+  private opening: Opening | null = null;
+  /** The page was left (closed, or put in the back-forward cache): the microphone stays closed until a click. */
+  private pageHidden = false;
+  /** The microphone could not be opened for the voice detector: not asked again until it is no longer wanted. */
+  private microphoneRefused = false;
+  /** Speech heard since the last `resetHeard` (the recording path's "nothing said" check). */
+  private heard = false;
+
+  private attached = false;
+  private detachPage: (() => void) | null = null;
+  private reacting = false;
+  /** Changes made while reacting: the reaction looks again until there are none. */
+  private changesWhileReacting = 0;
+  /** Commands that change several things at once react only when all of them are done. */
+  private batchDepth = 0;
+  private changedInBatch = false;
+  /** The hands-free inputs the last reaction saw: listening starts by itself only when they change. */
+  private handsFreeInputs = '';
+
+  constructor(private readonly ports: CoachPorts) {
+    this.snapshot = { ...initialSnapshot, handsFree: this.storedHandsFree() };
+  }
+
+  // ————— the store the UI subscribes to —————
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): CoachSnapshot => this.snapshot;
+
+  /**
+   * Starts following the hands-free preference and the page's lifetime; the returned function
+   * stops everything (the component went away) and leaves the session usable for a new attach.
+   */
+  attach = (): (() => void) => {
+    this.attached = true;
+    const unsubscribe = this.ports.handsFree.subscribe(() => this.update({ handsFree: this.storedHandsFree() }));
+    this.detachPage = this.ports.onPageHide(() => {
+      this.pageHidden = true;
+      this.closeMicrophone();
+    });
+    this.update({ handsFree: this.storedHandsFree() });
+    return () => {
+      this.attached = false;
+      unsubscribe();
+      this.detachPage?.();
+      this.detachPage = null;
+      this.silence();
+      this.stopListening();
+      this.closeMicrophone();
+    };
+  };
+
+  // ————— commands —————
+
+  click = (): void => {
+    // Inside the click: browsers (iOS above all) only let a gesture start audio.
+    this.ports.audio.unlock();
+    this.pageHidden = false;
+    switch (clickAction(this.snapshot.voice.status)) {
+      case 'open':
+        this.greet();
+        return;
+      case 'listen':
+        this.listen();
+        return;
+      case 'stop':
+        // What was said so far still arrives as the final transcript and is sent.
+        this.pausedByVisitor = true;
+        this.recognition?.stop();
+        this.utterance?.stop();
+        return;
+      case 'bargeIn':
+        this.bargeIn();
+        return;
+      case 'none':
+        return;
+    }
+  };
+
+  sendText = (text: string): boolean => {
+    const trimmed = text.trim();
+    const { status } = this.snapshot.voice;
+    if (trimmed === '' || status === 'processing' || status === 'idle') return false;
+    this.ports.audio.unlock();
+    this.stopListening();
+    this.dispatchVoice({ type: 'SEND_TEXT' });
+    this.startReply(trimmed);
+    return true;
+  };
+
+  endConversation = (): void => {
+    this.batch(() => {
+      this.silence();
+      this.stopListening();
+      this.dispatchVoice({ type: 'CANCEL' });
+      this.dispatchChat({ type: 'END' });
+    });
+  };
+
+  rate = (value: number): void => {
+    const { conversationId } = this.snapshot.chat;
+    if (!conversationId) return;
+    this.dispatchChat({ type: 'RATING', status: 'sending', value });
+    this.ports.coach.rate(conversationId, value).then(
+      () => this.dispatchChat({ type: 'RATING', status: 'sent', value }),
+      () => this.dispatchChat({ type: 'RATING', status: 'failed', value }),
+    );
+  };
+
+  setHandsFree = (on: boolean): void => {
+    this.ports.handsFree.set(on ? 'on' : 'off');
+  };
+
+  // ————— state —————
+
+  private storedHandsFree(): boolean {
+    return this.ports.handsFree.get() === 'on';
+  }
+
+  private dispatchVoice(event: VoiceEvent): void {
+    const voice = voiceButtonReducer(this.snapshot.voice, event);
+    if (voice !== this.snapshot.voice) this.update({ voice });
+  }
+
+  private dispatchChat(event: ChatEvent): void {
+    const chat = chatReducer(this.snapshot.chat, event);
+    if (chat !== this.snapshot.chat) this.update({ chat });
+  }
+
+  private update(change: Partial<CoachSnapshot>): void {
+    const next = { ...this.snapshot, ...change };
+    if (next.voice === this.snapshot.voice && next.chat === this.snapshot.chat && next.handsFree === this.snapshot.handsFree) return;
+    this.snapshot = next;
+    if (this.batchDepth > 0) {
+      this.changedInBatch = true;
+      return;
+    }
+    this.react();
+    this.listeners.forEach((listener) => listener());
+  }
+
+  private batch(change: () => void): void {
+    this.batchDepth += 1;
+    try {
+      change();
+    } finally {
+      this.batchDepth -= 1;
+      if (this.batchDepth === 0 && this.changedInBatch) {
+        this.changedInBatch = false;
+        this.react();
+        this.listeners.forEach((listener) => listener());
+      }
+    }
+  }
+
+  /** What follows from the state by itself: the microphone's opening and closing, hands-free listening. */
+  private react(): void {
+    if (this.reacting) {
+      this.changesWhileReacting += 1;
+      return;
+    }
+    this.reacting = true;
+    try {
+      let seen: number;
+      do {
+        seen = this.changesWhileReacting;
+        this.syncMicrophone();
+        const { voice, chat, handsFree } = this.snapshot;
+        const inputs = [handsFree, chat.open, chat.ended, voice.status, voice.hint].join('|');
+        if (inputs === this.handsFreeInputs) continue;
+        this.handsFreeInputs = inputs;
+        // Hands-free: once the coach has spoken (or on switching it on while ready), listen again by
+        // itself; not with a refused microphone (its message stays until the visitor clicks).
+        const listensByItself = handsFree && chat.open && !chat.ended && !this.pausedByVisitor && !this.microphoneRefused;
+        if (listensByItself && voice.status === 'ready' && voice.hint === 'ready') this.listen();
+      } while (this.changesWhileReacting !== seen);
+    } finally {
+      this.reacting = false;
+    }
+  }
+
+  // ————— greeting and replies —————
+
+  /** Stops whatever the coach is saying or fetching right now. */
+  private silence(): void {
+    this.speech?.abort();
+    this.speech = null;
+  }
+
+  private greet(): void {
+    this.dispatchVoice({ type: 'OPEN' });
+    this.dispatchChat({ type: 'OPEN', greeting: persona.greeting });
+    this.ports.coach.preload();
+    void this.ports.transcription.available().then((available) => {
+      this.serverTranscription = available;
+    });
+    const controller = new AbortController();
+    this.speech = controller;
+    this.ports
+      .speech()
+      .then(({ createQueue }) => {
+        const queue = createQueue({
+          signal: controller.signal,
+          onStart: () => undefined,
+          onProblem: (error) => this.dispatchVoice({ type: 'NOTICE', message: coachPlaybackMessage(error) }),
+        });
+        // The same text every time: the function serves it from its cache.
+        queue.enqueue(persona.greeting, { cache: true });
+        return queue.finished();
+      })
+      .catch(() => {
+        // The code could not be loaded (connection lost): the greeting stays readable.
+        this.dispatchVoice({ type: 'NOTICE', message: coachTexts.errors.playback });
+      })
+      .finally(() => {
+        if (controller.signal.aborted) return;
+        this.speech = null;
+        this.dispatchVoice({ type: 'DONE' });
+      });
+  }
+
+  /**
+   * Starts the coach's reply to `text`. A speculative reply (started on a stable interim result
+   * while the recogniser still waits for the end of speech) runs the same way, but shows and plays
+   * nothing until `confirm()`: its chat updates and voice events are held, its audio is gated.
+   */
+  private startReply(text: string, { speculative = false }: { speculative?: boolean } = {}): PendingReply {
+    this.silence();
+    const controller = new AbortController();
+    this.speech = controller;
+    let confirmed = !speculative;
+    const held: (() => void)[] = [];
+    const run = (action: () => void) => {
+      if (confirmed) action();
+      else held.push(action);
+    };
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    if (confirmed) openGate();
+
+    const { history, conversationId } = nextRequest(this.snapshot.chat, text);
+    const replyId = newId();
+    run(() => {
+      this.dispatchChat({ type: 'USER', id: newId(), text });
+      this.dispatchChat({ type: 'REPLY_START', id: replyId });
+    });
+    void this.replyTo(history, conversationId, { controller, gate, replyId, run, confirmed: () => confirmed });
+    return {
+      text,
+      cancel: () => {
+        if (confirmed) return;
+        controller.abort();
+        if (this.speech === controller) this.speech = null;
+      },
+      confirm: () => {
+        if (confirmed) return;
+        confirmed = true;
+        held.splice(0).forEach((action) => action());
+        openGate();
+      },
+    };
+  }
+
+  private async replyTo(
+    history: CoachMessage[],
+    conversationId: string | null,
+    step: { controller: AbortController; gate: Promise<void>; replyId: string; run: (action: () => void) => void; confirmed: () => boolean },
+  ): Promise<void> {
+    const { controller, gate, replyId, run } = step;
+    try {
+      // The answer's machinery loads with the first click (the greeting), not with the page.
+      const { createQueue } = await this.ports.speech();
+      const outcome = await runReply(history, {
+        conversationId,
+        signal: controller.signal,
+        gate,
+        startReply: this.ports.coach.startReply,
+        createQueue,
+        onMeta: ({ conversationId: id, mode }) => run(() => this.dispatchChat({ type: 'META', conversationId: id, mode })),
+        onText: (reply) => run(() => this.dispatchChat({ type: 'REPLY_TEXT', id: replyId, text: reply })),
+        onFirstChunk: () => mark('first-chunk'),
+        onSpeaking: () => {
+          mark('first-audio');
+          this.dispatchVoice({ type: 'SPEAKING' });
+        },
+        onPlaybackProblem: (error) => run(() => this.dispatchVoice({ type: 'NOTICE', message: coachPlaybackMessage(error) })),
+      });
+      run(() => {
+        this.dispatchChat({ type: 'REPLY_END', id: replyId });
+        if (outcome.kind === 'empty') this.dispatchChat({ type: 'REPLY_ERROR', id: replyId, message: coachTexts.errors.noReply });
+        if (outcome.kind === 'broken') this.dispatchVoice({ type: 'FAILED', message: coachTexts.errors.processing });
+        else this.dispatchVoice({ type: 'DONE' });
+      });
+    } catch (error) {
+      if (controller.signal.aborted) {
+        // Cut short on purpose: keep what was shown, drop an empty bubble's cursor.
+        if (step.confirmed()) this.dispatchChat({ type: 'REPLY_END', id: replyId });
+        return;
+      }
+      // The catalogue messages appear as the coach's answer; they are not spoken, because the
+      // voice usually fails for the same reason the call did.
+      const message = error instanceof CoachCallError ? coachTexts.errors.callFailed : coachTexts.errors.processing;
+      run(() => {
+        this.dispatchChat({ type: 'REPLY_ERROR', id: replyId, message });
+        this.dispatchVoice({ type: 'DONE' });
+      });
+    } finally {
+      if (this.speech === controller && controller.signal.aborted) this.speech = null;
+    }
+  }
+
+  // ————— listening —————
+
+  /** Starts listening (from ready, or from speaking as a barge-in) with whatever this browser has. */
+  private listen(): void {
+    this.pausedByVisitor = false;
+    if (this.ports.recognition.supported() && !this.recognitionBroken) {
+      this.dispatchVoice({ type: 'LISTEN' });
+      this.listenWithRecogniser();
+      return;
+    }
+    const start = (available: boolean) => {
+      this.serverTranscription = available;
+      if (available && this.ports.transcription.canRecord()) {
+        this.dispatchVoice({ type: 'LISTEN' });
+        this.listenByRecording();
+      } else {
+        // From speaking (a barge-in) the button first comes back to ready.
+        this.dispatchVoice({ type: 'DONE' });
+        this.dispatchVoice({ type: 'UNSUPPORTED' });
+      }
+    };
+    if (this.serverTranscription !== null) start(this.serverTranscription);
+    else void this.ports.transcription.available().then(start);
+  }
+
+  private bargeIn(): void {
+    this.silence();
+    this.listen();
+  }
+
+  private stopListening(): void {
+    this.recognition?.abort();
+    this.recognition = null;
+    this.utterance?.abort();
+    this.utterance = null;
+    this.setRecording(false);
+    this.cancelSpeculation();
+  }
+
+  private setRecording(recording: boolean): void {
+    this.recording = recording;
+    this.react();
+  }
+
+  /** Ends a listening session that failed or heard nothing. */
+  private listenFailed(error: unknown): void {
+    this.recognition = null;
+    this.utterance = null;
+    this.setRecording(false);
+    this.cancelSpeculation();
+    this.dispatchVoice({ type: 'LISTEN_ERROR', message: recognitionMessage(error) });
+  }
+
+  /** The visitor's final words: confirm the early reply if it guessed them, else ask. */
+  private heardWords(text: string): void {
+    const started = this.speculation;
+    this.speculation = null;
+    this.clearSpeculationTimer();
+    this.dispatchVoice({ type: 'TRANSCRIPT', text });
+    if (text === '') {
+      started?.cancel();
+      return;
+    }
+    mark('transcript');
+    if (started && sameUtterance(started.text, text)) started.confirm();
+    else {
+      started?.cancel();
+      this.startReply(text);
+    }
+  }
+
+  /** The browser's own recogniser (Chrome, Safari). */
+  private listenWithRecogniser(): void {
+    /** The recogniser failed and recording took over: its end is not the end of listening. */
+    let replaced = false;
+    try {
+      this.recognition = this.ports.recognition.start({
+        onInterim: (text) => {
+          this.dispatchVoice({ type: 'INTERIM', text });
+          this.considerSpeculation(text);
+        },
+        onFinal: (text) => {
+          this.recognition = null;
+          this.heardWords(text);
+        },
+        onError: (error) => {
+          if (SERVICE_FAILURES.has(error.code) && this.serverTranscription === true && this.ports.transcription.canRecord()) {
+            // The recogniser's service is not there: go on listening by recording.
+            this.recognitionBroken = true;
+            replaced = true;
+            this.recognition = null;
+            this.cancelSpeculation();
+            this.listenByRecording();
+            return;
+          }
+          this.listenFailed(error);
+        },
+        onEnd: () => {
+          if (replaced) return;
+          this.recognition = null;
+          this.cancelSpeculation();
+          this.dispatchVoice({ type: 'LISTEN_END' });
+        },
+      });
+    } catch (error) {
+      this.listenFailed(error);
+    }
+  }
+
+  /** Records an utterance and has the stt function transcribe it (no recogniser in this browser). */
+  private listenByRecording(): void {
+    this.setRecording(true);
+    this.microphone().then(
+      (listening) => {
+        if (this.snapshot.voice.status !== 'listening' || !this.recording) return;
+        this.recordUtterance(listening);
+      },
+      (error: unknown) => {
+        if (this.snapshot.voice.status === 'listening' && this.recording) this.listenFailed(error);
+      },
+    );
+  }
+
+  private recordUtterance(listening: Listening): void {
+    this.resetHeard();
+    const current = listening.feed.record();
+    this.utterance = current;
+    const noSpeech = setTimeout(() => {
+      if (!this.heard) current.stop();
+    }, NO_SPEECH_MS);
+    void current.recorded.then(() => {
+      clearTimeout(noSpeech);
+      if (this.utterance !== current) return;
+      // The detector heard no word: nothing to send.
+      if (this.silenceMs() !== null && !this.heard) {
+        current.abort();
+        this.listenFailed(new SpeechRecognitionError('noSpeech', 'no speech'));
+        return;
+      }
+      this.dispatchVoice({ type: 'TRANSCRIBING' });
+    });
+    current.transcript.then(
+      (text) => {
+        if (this.utterance !== current) return;
+        this.utterance = null;
+        this.setRecording(false);
+        if (text === '') this.listenFailed(new SpeechRecognitionError('noSpeech', 'empty transcript'));
+        else this.heardWords(text);
+      },
+      (error: unknown) => {
+        if (this.utterance !== current) return;
+        this.listenFailed(error);
+      },
+    );
+  }
+
+  // ————— the early start of a reply (recogniser path) —————
+
+  private clearSpeculationTimer(): void {
+    if (this.speculationTimer !== null) clearTimeout(this.speculationTimer);
+    this.speculationTimer = null;
+  }
+
+  private cancelSpeculation(): void {
+    this.clearSpeculationTimer();
+    this.speculation?.cancel();
+    this.speculation = null;
+  }
+
+  /** Whether the visitor has been silent long enough for a speculative start (the detector's say, when it runs). */
+  private silentLongEnough(): boolean {
+    return (this.silenceMs() ?? SPECULATION_SILENCE_MS) >= SPECULATION_SILENCE_MS;
+  }
+
+  /**
+   * The recogniser waits for a long pause before it calls the words final. When the interim words
+   * have not changed for a moment (and, with the microphone open, the voice detector hears
+   * silence), the reply starts already; the final transcript then only confirms it.
+   */
+  private considerSpeculation(interim: string): void {
+    if (this.speculation && !sameUtterance(this.speculation.text, interim)) this.cancelSpeculation();
+    this.clearSpeculationTimer();
+    if (this.speculation || interim.trim() === '') return;
+    const check = (delay: number) => {
+      this.speculationTimer = setTimeout(() => {
+        this.speculationTimer = null;
+        if (!this.recognition) return;
+        // Still hearing the visitor: look again shortly.
+        if (!this.silentLongEnough()) check(100);
+        else this.speculation = this.startReply(interim, { speculative: true });
+      }, delay);
+    };
+    check(SPECULATION_DELAY_MS);
+  }
+
+  // ————— the microphone and the voice detector —————
+
+  /** The microphone is open while the chat is, and hands-free is on or an utterance is recorded. */
+  private syncMicrophone(): void {
+    const { chat, handsFree } = this.snapshot;
+    const wanted = this.attached && !this.pageHidden && chat.open && !chat.ended && (handsFree || this.recording);
+    if (!wanted) this.microphoneRefused = false;
+    if (wanted && !this.listening && !this.opening && !this.microphoneRefused) this.openMicrophone();
+    else if (!wanted && (this.listening || this.opening)) this.closeMicrophone();
+  }
+
+  /** The open microphone, opened now if it is not (yet). Rejects like the microphone port. */
+  private microphone(): Promise<Listening> {
+    if (this.listening) return Promise.resolve(this.listening);
+    return (this.opening ?? this.openMicrophone()).ready;
+  }
+
+  private openMicrophone(): Opening {
+    const ready = this.ports.microphone.open((frame) => this.onFrame(frame)).then(
+      (feed) => {
+        if (attempt.cancelled) {
+          feed.close();
+          throw new DOMException('The microphone is no longer wanted', 'AbortError');
+        }
+        const listening = { feed, detector: createVoiceActivityDetector({ sampleRate: feed.sampleRate }) };
+        this.listening = listening;
+        this.opening = null;
+        return listening;
+      },
+      (error: unknown) => {
+        if (this.opening === attempt) this.opening = null;
+        if (!attempt.cancelled) {
+          this.microphoneRefused = true;
+          this.dispatchVoice({ type: 'NOTICE', message: recognitionMessage(error) });
+        }
+        throw error;
+      },
+    );
+    // Whoever waits for it handles a failure; the voice detector alone needs nobody to.
+    ready.catch(() => undefined);
+    const attempt: Opening = { cancelled: false, ready };
+    this.opening = attempt;
+    return attempt;
+  }
+
+  private closeMicrophone(): void {
+    if (this.opening) this.opening.cancelled = true;
+    this.opening = null;
+    this.listening?.feed.close();
+    this.listening = null;
+  }
+
+  /** Milliseconds since the visitor last spoke, or null while nothing listens. */
+  private silenceMs(): number | null {
+    return this.listening ? this.listening.detector.silenceMs : null;
+  }
+
+  private resetHeard(): void {
+    this.heard = false;
+    this.listening?.detector.reset();
+  }
+
+  /** Whether the visitor's voice should interrupt the coach right now. */
+  private interruptible(): boolean {
+    return this.snapshot.handsFree && !this.pausedByVisitor && this.snapshot.voice.status === 'speaking';
+  }
+
+  private onFrame(frame: Float32Array): void {
+    const listening = this.listening;
+    if (!listening) return;
+    for (const change of listening.detector.push(frame, this.ports.audio.level())) {
+      if (change === 'speech-maybe') {
+        // Probably the visitor: the coach goes quiet at once, keeping its place while it is decided…
+        if (this.interruptible()) this.ports.audio.hold();
+      } else if (change === 'speech-dropped') {
+        // …and goes on if it was a cough.
+        if (this.interruptible()) this.ports.audio.release();
+      } else if (change === 'speech-start') {
+        this.heard = true;
+        this.onSpeechStart();
+      } else {
+        // The end of an utterance on the speech-to-text path.
+        this.utterance?.stop();
+      }
+    }
+  }
+
+  private onSpeechStart(): void {
+    if (!this.snapshot.handsFree || this.pausedByVisitor) return;
+    // Barge-in by voice: the visitor's own voice stops the coach and is listened to.
+    if (this.snapshot.voice.status === 'speaking') this.bargeIn();
+    else if (this.snapshot.voice.status === 'ready') this.listen();
+  }
+}
+
+export function createCoachSession(ports: CoachPorts): CoachSession {
+  return new CoachSession(ports);
+}
