@@ -37,6 +37,23 @@ export interface VoiceActivityOptions {
    * compares with the loudest playback of this window, not just of this moment.
    */
   echoHoldMs?: number;
+  /** Voice needed before `speech-maybe` (ms). */
+  maybeMs?: number;
+}
+
+/**
+ * One frame's loudness as measured elsewhere (src/features/coach/session/echo.ts takes the coach's
+ * own echo out of the microphone's signal band by band and passes what remains).
+ */
+export interface FrameLevels {
+  /** The loudness (RMS) the decision is made on. */
+  rms: number;
+  /** The microphone's own loudness: the background-noise floor follows it. */
+  floorRms: number;
+  /** Share of the energy that lies in the speech band (300–3,400 Hz). */
+  speechBandShare: number;
+  /** Samples in the frame. */
+  samples: number;
 }
 
 /**
@@ -61,10 +78,14 @@ export interface VoiceActivityDetector {
    * silent). Returns the events this frame caused.
    */
   push(frame: Float32Array, playbackRms?: number): VoiceActivityEvent[];
+  /** Decides on levels measured elsewhere (the echo already taken out): returns the events. */
+  pushLevels(levels: FrameLevels): VoiceActivityEvent[];
   /** Whether the visitor is speaking (between speech-start and speech-end). */
   readonly speaking: boolean;
   /** Milliseconds since the last speech frame (0 while a speech frame just came). */
   readonly silenceMs: number;
+  /** How long the current run of voice has lasted (ms; 0 outside one). */
+  readonly runMs: number;
   /** The last frame's analysis (for tests and tuning). */
   readonly last: FrameAnalysis | null;
   reset(): void;
@@ -77,7 +98,7 @@ const GAP_TOLERANCE_MS = 120;
 /** Voiced speech needed before unvoiced sounds count too. */
 const MIN_VOICED_MS = 60;
 /** Voice for this long is probably the visitor: worth silencing the coach while it is decided. */
-const MAYBE_MS = 100;
+const DEFAULT_MAYBE_MS = 100;
 /**
  * The floor before anything was heard: a quiet room. A visitor who is already speaking when the
  * detector starts is heard at once; a louder room raises the floor within seconds.
@@ -122,6 +143,7 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
     minSpeechBandShare = 0.38,
     echoShare = 0.5,
     echoHoldMs = 100,
+    maybeMs = DEFAULT_MAYBE_MS,
   } = options;
   // The speech band, 300–3,400 Hz (the telephone band): carried across frames, so a frame
   // boundary is not a step.
@@ -152,6 +174,18 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
     return recentPlayback.reduce((loudest, entry) => Math.max(loudest, entry.rms), 0);
   }
 
+  /** Follows the background: down at once to a quieter frame, up slowly. */
+  function updateFloor(levelDb: number, frameSeconds: number): void {
+    if (levelDb < floorDb) floorDb = levelDb;
+    else floorDb += FLOOR_RISE_DB_PER_SECOND * frameSeconds;
+  }
+
+  function classify(levelDb: number, speechBandShare: number, notEcho: boolean): FrameAnalysis {
+    const loudEnough = levelDb > Math.max(minLevelDb, floorDb + marginDb);
+    const loud = loudEnough && notEcho;
+    return { levelDb, speechBandShare, loud, speech: loud && speechBandShare >= minSpeechBandShare };
+  }
+
   function analyse(frame: Float32Array, playbackRms: number): FrameAnalysis {
     let total = 0;
     let band = 0;
@@ -165,61 +199,69 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
     const speechBandShare = total > 0 ? band / total : 0;
     const frameSeconds = frame.length / sampleRate;
     const echoReference = heldPlayback(playbackRms, frameSeconds * 1000);
-    if (levelDb < floorDb) floorDb = levelDb;
-    else floorDb += FLOOR_RISE_DB_PER_SECOND * frameSeconds;
-    const loudEnough = levelDb > Math.max(minLevelDb, floorDb + marginDb);
-    const notEcho = echoReference <= 0 || rms > echoReference * echoShare;
-    const loud = loudEnough && notEcho;
-    return { levelDb, speechBandShare, loud, speech: loud && speechBandShare >= minSpeechBandShare };
+    updateFloor(levelDb, frameSeconds);
+    return classify(levelDb, speechBandShare, echoReference <= 0 || rms > echoReference * echoShare);
+  }
+
+  function step(analysis: FrameAnalysis, ms: number): VoiceActivityEvent[] {
+    last = analysis;
+    const events: VoiceActivityEvent[] = [];
+    // Fricatives and plosives ("sch", "t") carry their energy above the speech band: loud frames
+    // count as speech once voiced speech has begun, never on their own (hiss, a cough).
+    const continues = analysis.loud && voiced >= MIN_VOICED_MS;
+    if (analysis.speech || continues) {
+      run += ms;
+      if (analysis.speech) voiced += ms;
+      gap = 0;
+      silenceMs = 0;
+      if (!speaking && run >= minSpeechMs) {
+        speaking = true;
+        maybe = false;
+        events.push('speech-start');
+      } else if (!speaking && !maybe && run >= maybeMs && voiced >= MIN_VOICED_MS) {
+        maybe = true;
+        events.push('speech-maybe');
+      }
+    } else {
+      gap += ms;
+      silenceMs += ms;
+      if (gap > GAP_TOLERANCE_MS) {
+        run = 0;
+        voiced = 0;
+        if (maybe) {
+          maybe = false;
+          events.push('speech-dropped');
+        }
+      }
+      if (speaking && silenceMs >= endSilenceMs) {
+        speaking = false;
+        run = 0;
+        voiced = 0;
+        events.push('speech-end');
+      }
+    }
+    return events;
   }
 
   return {
     push(frame, playbackRms = 0) {
-      const analysis = analyse(frame, playbackRms);
-      last = analysis;
-      const ms = (frame.length / sampleRate) * 1000;
-      const events: VoiceActivityEvent[] = [];
-      // Fricatives and plosives ("sch", "t") carry their energy above the speech band: loud frames
-      // count as speech once voiced speech has begun, never on their own (hiss, a cough).
-      const continues = analysis.loud && voiced >= MIN_VOICED_MS;
-      if (analysis.speech || continues) {
-        run += ms;
-        if (analysis.speech) voiced += ms;
-        gap = 0;
-        silenceMs = 0;
-        if (!speaking && run >= minSpeechMs) {
-          speaking = true;
-          maybe = false;
-          events.push('speech-start');
-        } else if (!speaking && !maybe && run >= MAYBE_MS && voiced >= MIN_VOICED_MS) {
-          maybe = true;
-          events.push('speech-maybe');
-        }
-      } else {
-        gap += ms;
-        silenceMs += ms;
-        if (gap > GAP_TOLERANCE_MS) {
-          run = 0;
-          voiced = 0;
-          if (maybe) {
-            maybe = false;
-            events.push('speech-dropped');
-          }
-        }
-        if (speaking && silenceMs >= endSilenceMs) {
-          speaking = false;
-          run = 0;
-          voiced = 0;
-          events.push('speech-end');
-        }
-      }
-      return events;
+      return step(analyse(frame, playbackRms), (frame.length / sampleRate) * 1000);
+    },
+    pushLevels({ rms, floorRms, speechBandShare, samples }) {
+      const frameSeconds = samples / sampleRate;
+      // The playback levels of the echo guard are not needed here: the echo was taken out already.
+      heldPlayback(0, frameSeconds * 1000);
+      updateFloor(toDb(floorRms), frameSeconds);
+      return step(classify(toDb(rms), speechBandShare, true), frameSeconds * 1000);
     },
     get speaking() {
       return speaking;
     },
     get silenceMs() {
       return silenceMs;
+    },
+    get runMs() {
+      return run;
     },
     get last() {
       return last;

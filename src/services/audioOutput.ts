@@ -18,6 +18,8 @@ const CONTEXT_SAMPLE_RATE = 24_000;
 const RESUME_TIMEOUT_MS = 1_500;
 
 let context: AudioContext | null = null;
+/** Everything the page plays, for the microphone's echo comparison (see `playbackReference`). */
+let reference: GainNode | null = null;
 
 function createContext(): AudioContext | null {
   if (typeof window === 'undefined' || typeof window.AudioContext !== 'function') return null;
@@ -47,6 +49,18 @@ export function unlockAudio(): void {
 export function pageAudioContext(): AudioContext | null {
   context ??= createContext();
   return context;
+}
+
+/**
+ * A node that carries what the page plays (the speech player's output) in the page's audio graph,
+ * created on first use: the microphone's frames worklet takes it as its second input, so the
+ * coach's echo can be compared with its source sample by sample.
+ */
+export function playbackReference(): AudioNode | null {
+  const audio = pageAudioContext();
+  if (!audio) return null;
+  reference ??= audio.createGain();
+  return reference;
 }
 
 /** One piece of speech (a clause or a sentence): played after every piece opened before it. */
@@ -116,6 +130,8 @@ async function createOutput(audio: AudioContext): Promise<AudioOutput> {
   const analyser = audio.createAnalyser();
   analyser.fftSize = 512;
   analyser.connect(audio.destination);
+  const tap = playbackReference();
+  if (tap) analyser.connect(tap);
   player.connect(analyser);
   const samples = new Float32Array(analyser.fftSize);
 

@@ -7,8 +7,7 @@ import type { BrowserStore } from '../lib/browserStore';
 import type { CoachMessage, CoachMode, CoachReply } from '../services/coach';
 import type { SpeechQueue, SpeechQueueOptions } from '../services/speechQueue';
 import { SpeechRecognitionError, type RecognitionHandlers } from '../services/speechRecognition';
-import type { Utterance } from '../services/speechToText';
-import type { CoachPorts, MicrophoneFeed } from '../features/coach/session/ports';
+import type { CoachPorts, FrameListener, MicrophoneFeed } from '../features/coach/session/ports';
 
 /** One start of the recogniser; the test plays the browser's part through its handlers. */
 export interface FakeRecognitionRun {
@@ -48,13 +47,15 @@ export interface FakeCoachCall {
   fail(error: unknown): void;
 }
 
-export interface FakeRecording {
-  stopped: boolean;
-  aborted: boolean;
-  /** The recording is over (the recorder's stop event). */
-  recorded(): void;
-  transcribe(text: string): void;
-  failTranscription(error: unknown): void;
+/** One segment sent for transcription; the test answers it. */
+export interface FakeTranscription {
+  samples: Float32Array;
+  /** The segment's length in seconds. */
+  seconds: number;
+  previousText: string;
+  signal: AbortSignal;
+  answer(text: string): void;
+  fail(error: unknown): void;
 }
 
 export interface FakeCoachWorld {
@@ -62,18 +63,19 @@ export interface FakeCoachWorld {
   recognitions: FakeRecognitionRun[];
   queues: FakeQueue[];
   calls: FakeCoachCall[];
-  recordings: FakeRecording[];
+  transcriptions: FakeTranscription[];
   /** Audio output calls in order: 'unlock', 'hold', 'release'. */
   audio: string[];
-  /** What the coach plays right now (the echo guard's reference level). */
-  playbackLevel: number;
   microphone: {
     /** Opened feeds (each open of the microphone). */
     opened: number;
     open: boolean;
     deny: boolean;
-    /** Delivers microphone frames to the open feed. */
-    frames(frames: Float32Array[]): void;
+    /**
+     * Delivers microphone frames to the open feed, each with what the page played at that moment
+     * (`reference[i]`, none when missing).
+     */
+    frames(frames: Float32Array[], reference?: Float32Array[]): void;
   };
   /** Whether a recogniser exists in this "browser". */
   recogniser: boolean;
@@ -140,16 +142,15 @@ function textStream() {
 }
 
 export function fakeCoachWorld(): FakeCoachWorld {
-  let onFrame: ((frame: Float32Array) => void) | null = null;
+  let onFrame: FrameListener | null = null;
   let pageHide: (() => void) | null = null;
 
   const world: Omit<FakeCoachWorld, 'ports'> = {
     recognitions: [],
     queues: [],
     calls: [],
-    recordings: [],
+    transcriptions: [],
     audio: [],
-    playbackLevel: 0,
     recogniser: true,
     transcriptionAvailable: true,
     ratings: [],
@@ -158,8 +159,8 @@ export function fakeCoachWorld(): FakeCoachWorld {
       opened: 0,
       open: false,
       deny: false,
-      frames(frames) {
-        for (const frame of frames) onFrame?.(frame);
+      frames(frames, reference = []) {
+        frames.forEach((frame, index) => onFrame?.(frame, reference[index] ?? null));
       },
     },
     leavePage: () => pageHide?.(),
@@ -261,60 +262,35 @@ export function fakeCoachWorld(): FakeCoachWorld {
       open(listener) {
         if (world.microphone.deny) return Promise.reject(new SpeechRecognitionError('denied', 'NotAllowedError'));
         world.microphone.opened += 1;
-        world.microphone.open = true;
         onFrame = listener;
         const feed: MicrophoneFeed = {
           sampleRate: 24_000,
-          record(): Utterance {
-            let endRecording: () => void = () => undefined;
-            const recorded = new Promise<void>((resolve) => {
-              endRecording = resolve;
-            });
-            let answer: (text: string) => void = () => undefined;
-            let refuse: (error: unknown) => void = () => undefined;
-            const transcript = new Promise<string>((resolve, reject) => {
-              answer = resolve;
-              refuse = reject;
-            });
-            const recording: FakeRecording = {
-              stopped: false,
-              aborted: false,
-              recorded: () => endRecording(),
-              transcribe: (text) => answer(text),
-              failTranscription: (error) => refuse(error),
-            };
-            world.recordings.push(recording);
-            return {
-              stop() {
-                recording.stopped = true;
-                endRecording();
-              },
-              abort() {
-                recording.aborted = true;
-                endRecording();
-                refuse(new DOMException('Recording aborted', 'AbortError'));
-              },
-              recorded,
-              transcript,
-            };
-          },
           close() {
             world.microphone.open = false;
             onFrame = null;
           },
         };
-        return Promise.resolve(feed);
+        // Open (and fed by `frames`) once the session has received the feed.
+        return Promise.resolve(feed).then((opened) => {
+          world.microphone.open = true;
+          return opened;
+        });
       },
     },
     transcription: {
       available: () => Promise.resolve(world.transcriptionAvailable),
       canRecord: () => true,
+      transcribe(samples, sampleRate, { previousText, signal }) {
+        return new Promise<string>((resolve, reject) => {
+          signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true });
+          world.transcriptions.push({ samples, seconds: samples.length / sampleRate, previousText, signal, answer: resolve, fail: reject });
+        });
+      },
     },
     audio: {
       unlock: () => world.audio.push('unlock'),
       hold: () => world.audio.push('hold'),
       release: () => world.audio.push('release'),
-      level: () => world.playbackLevel,
     },
     speech: () => Promise.resolve({ createQueue }),
     coach: {

@@ -25,6 +25,8 @@ export const coachTexts = {
     /** Processing is not named by the specification: a short "wait" that needs no action. */
     processing: 'Einen Moment bitte...',
     speaking: `${persona.name} spricht...`,
+    /** Hands-free after a long quiet spell (beyond the specification): how to go on. */
+    paused: 'Pause – sprich einfach weiter',
   },
 
   /** The status hints of the aria-live region. */
@@ -34,6 +36,8 @@ export const coachTexts = {
     stopped: 'Aufnahme gestoppt',
     processing: 'Verarbeite Anfrage...',
     answering: `${persona.name} antwortet...`,
+    /** Hands-free paused (beyond the specification). */
+    paused: 'Freihändig pausiert: Ich höre wieder zu, sobald du sprichst oder klickst.',
   },
 
   /** The specification's error catalogue, as far as the coach shows it. */

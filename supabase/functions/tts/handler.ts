@@ -2,8 +2,8 @@
  * `POST /tts` `{ text, cache?, voiceSettings?, format?, previousText? }` → audio synthesised by
  * ElevenLabs with the key held here: `audio/mpeg` (format 'mp3', the default) or raw 16-bit mono
  * PCM (`audio/pcm`, format 'pcm', sample rate in `x-sample-rate`). The audio streams through as it
- * arrives, so playback starts with the first bytes; only a cached synthesis (the greeting,
- * `cache: true`) is read completely, to be stored. Response headers tell the browser what
+ * arrives, so playback starts with the first bytes; a cached synthesis (the greeting, `cache: true`)
+ * streams too, from the cache or from the provider while it is being stored. Response headers tell the browser what
  * ElevenLabs cannot do: `x-playback-rate` (the rest of the speed) and `x-pitch`; `x-tts-cache`
  * says hit or miss when the cache was asked for.
  *
@@ -14,8 +14,8 @@ import { corsHeaders, preflight, withAllowedOrigin } from '../_shared/cors.ts';
 import { admit, recordSpend } from '../_shared/guard.ts';
 import { errorResponse, json, readJson } from '../_shared/http.ts';
 import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
-import { readCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
-import { readAll } from './audioStream.ts';
+import { openCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
+import { storeWhileStreaming, streamUnlessEmpty } from './audioStream.ts';
 import { elevenLabsConfig, PCM_SAMPLE_RATE, type ElevenLabsConfig, type SpeechRequest } from './elevenLabs.ts';
 import { ttsMessages } from './messages.ts';
 import { splitVoiceSettings, type SplitVoiceSettings } from './providerSettings.ts';
@@ -58,16 +58,15 @@ async function cachedSpeech(
     text: speech.text,
     format: speech.format,
   });
-  const cached = await readCachedAudio(supabase, key);
+  // Streamed from the first bytes, hit or miss: the greeting starts as soon as they arrive.
+  const stored = await openCachedAudio(supabase, key);
+  const cached = stored ? await streamUnlessEmpty(stored).catch(() => null) : null;
   if (cached) return audioResponse(cached, speech.format, voice, 'hit');
 
-  const synthesis = await synthesize(provider, speech);
+  const [synthesis] = await Promise.all([synthesize(provider, speech), recordSpend(env, 'tts_characters', speech.text.length)]);
   if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
-  await recordSpend(env, 'tts_characters', speech.text.length);
-  const audio = await readAll(synthesis.audio);
-  // Stored before answering: an edge runtime may stop the instance once the response is sent.
-  // A failed store only means the next request synthesises again.
-  await storeCachedAudio(supabase, key, audio, CONTENT_TYPES[speech.format]);
+  // Stored once the provider's stream has ended, before the response ends (audioStream.ts).
+  const audio = storeWhileStreaming(synthesis.audio, (complete) => storeCachedAudio(supabase, key, complete, CONTENT_TYPES[speech.format]));
   return audioResponse(audio, speech.format, voice, 'miss');
 }
 

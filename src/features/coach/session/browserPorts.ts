@@ -4,23 +4,22 @@
  * the microphone and the recorder load when first needed, so the coach page's first download stays
  * small.
  */
-import { holdOutput, playbackLevel, releaseOutput, unlockAudio } from '../../../services/audioOutput';
+import { holdOutput, releaseOutput, unlockAudio } from '../../../services/audioOutput';
 import { preloadCoach, sendRating, startCoachReply } from '../../../services/coach';
 import { isSpeechRecognitionSupported, startRecognition } from '../../../services/speechRecognition';
 import { handsFreePreference } from './handsFree';
-import type { CoachPorts, MicrophoneFeed } from './ports';
+import type { CoachPorts, FrameListener, MicrophoneFeed } from './ports';
 
 const voiceInput = () =>
   Promise.all([import('../../../services/microphone'), import('../../../services/microphoneFrames'), import('../../../services/speechToText')]);
 
-async function openMicrophone(onFrame: (frame: Float32Array) => void): Promise<MicrophoneFeed> {
-  const [microphone, microphoneFrames, speechToText] = await voiceInput();
+async function openMicrophone(onFrame: FrameListener): Promise<MicrophoneFeed> {
+  const [microphone, microphoneFrames] = await voiceInput();
   const stream = await microphone.openMicrophone();
   try {
-    const frames = await microphoneFrames.listenToFrames(stream, onFrame);
+    const frames = await microphoneFrames.listenToFrames(stream, ({ microphone: samples, reference }) => onFrame(samples, reference));
     return {
       sampleRate: frames.sampleRate,
-      record: () => speechToText.recordUtterance(stream),
       close() {
         frames.stop();
         microphone.releaseMicrophone();
@@ -42,9 +41,11 @@ export function browserPorts(): CoachPorts {
           ([, , speechToText]) => speechToText.serverTranscriptionAvailable(),
           () => false,
         ),
-      canRecord: () => typeof window !== 'undefined' && typeof window.MediaRecorder === 'function',
+      canRecord: () => typeof window !== 'undefined' && typeof window.AudioWorkletNode === 'function',
+      transcribe: (samples, sampleRate, options) =>
+        voiceInput().then(([, , speechToText]) => speechToText.transcribeSpeech(samples, sampleRate, options)),
     },
-    audio: { unlock: unlockAudio, hold: holdOutput, release: releaseOutput, level: playbackLevel },
+    audio: { unlock: unlockAudio, hold: holdOutput, release: releaseOutput },
     speech: () => import('../../../services/speechQueue').then(({ createSpeechQueue }) => ({ createQueue: createSpeechQueue })),
     coach: {
       preload: preloadCoach,

@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { persona } from '../../../config/persona';
 import { PlaybackError } from '../../../services/speechErrors';
-import { concat, frames, quiet, voice } from '../../../services/testing/signals';
+import { SpeechRecognitionError } from '../../../services/speechRecognition';
+import { concat, echoOf, frames, mix, quiet, voice } from '../../../services/testing/signals';
 import { fakeCoachWorld, type FakeCoachWorld } from '../../../testing/fakeCoachPorts';
 import { coachTexts } from '../texts';
 import { createCoachSession, type CoachSession } from './coachSession';
@@ -122,8 +123,10 @@ describe('listening with the browser’s recogniser', () => {
     await greeted();
     session.click();
     world.latestRecognition().fail('network');
-    await vi.waitFor(() => expect(world.recordings).toHaveLength(1));
+    await vi.waitFor(() => expect(world.microphone.open).toBe(true));
     expect(status()).toBe('listening');
+    world.microphone.frames(frames(concat(voice(0.8, 0.05), quiet(0.9))));
+    expect(world.transcriptions).toHaveLength(1);
   });
 
   it('barge-in: a click while the coach speaks stops its speech and listens', async () => {
@@ -155,7 +158,7 @@ describe('the early start of a reply', () => {
     await vi.advanceTimersByTimeAsync(0);
     session.click();
     world.latestRecognition().interim('Ich bin so gestresst');
-    await vi.advanceTimersByTimeAsync(399);
+    await vi.advanceTimersByTimeAsync(249);
     expect(world.calls).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
     expect(world.calls).toHaveLength(1);
@@ -179,7 +182,7 @@ describe('the early start of a reply', () => {
     await vi.advanceTimersByTimeAsync(0);
     session.click();
     world.latestRecognition().interim('Ich bin');
-    await vi.advanceTimersByTimeAsync(400);
+    await vi.advanceTimersByTimeAsync(250);
     expect(world.calls).toHaveLength(1);
     const early = world.latestCall();
     world.latestRecognition().interim('Ich bin gestresst bei der Arbeit');
@@ -291,6 +294,39 @@ describe('hands-free', () => {
     expect(status()).toBe('speaking');
   });
 
+  /** Hands-free, the coach in the middle of its answer. */
+  async function coachAnswering() {
+    await greeted();
+    world.latestRecognition().final('Erzähl mir was.');
+    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
+    world.latestCall().send('Eins. Zwei.');
+    await vi.waitFor(() => expect(world.queues[1]?.pieces.length).toBeGreaterThan(0));
+    world.latestQueue().start();
+    expect(status()).toBe('speaking');
+    return world.latestQueue();
+  }
+
+  it('holds the coach at most once per answer: a second false start does not hold it again, the visitor still interrupts', async () => {
+    const speaking = await coachAnswering();
+    const cough = () => world.microphone.frames(frames(concat(voice(0.15, 0.08), quiet(0.5))));
+    cough();
+    cough();
+    expect(world.audio.slice(1)).toEqual(['hold', 'release']);
+    expect(status()).toBe('speaking');
+    speak(0.8);
+    expect(speaking.aborted).toBe(true);
+    expect(status()).toBe('listening');
+  });
+
+  it.each([0, -9])('the coach’s own echo at %s dB, 40 ms late, neither holds nor interrupts it', async (gainDb) => {
+    const speaking = await coachAnswering();
+    const played = concat(voice(1.3, 0.1, { fundamental: 190 }), quiet(0.3), voice(1.3, 0.1, { fundamental: 190 }));
+    world.microphone.frames(frames(mix(echoOf(played, 60, gainDb), quiet(played.length / 24_000))), frames(played));
+    expect(world.audio.slice(1)).toEqual([]);
+    expect(speaking.aborted).toBe(false);
+    expect(status()).toBe('speaking');
+  });
+
   it('a click while listening pauses hands-free until the visitor starts again', async () => {
     await greeted();
     session.click();
@@ -318,30 +354,110 @@ describe('listening by recording (no recogniser)', () => {
     world.recogniser = false;
   });
 
-  it('records, ends the utterance when the visitor stops speaking, and answers the transcript', async () => {
+  /** Ready, then a click: listening with the microphone open. */
+  async function recording() {
     await greeted();
     session.click();
     expect(status()).toBe('listening');
-    await vi.waitFor(() => expect(world.recordings).toHaveLength(1));
-    expect(world.microphone.open).toBe(true);
-    world.microphone.frames(frames(concat(voice(0.8, 0.05), quiet(0.9))));
-    const recording = world.recordings[0];
-    expect(recording?.stopped).toBe(true);
-    await vi.waitFor(() => expect(status()).toBe('processing'));
-    recording?.transcribe('Ich bin gestresst.');
+    await vi.waitFor(() => expect(world.microphone.open).toBe(true));
+  }
+
+  const totalSeconds = () => world.transcriptions.reduce((sum, entry) => sum + entry.seconds, 0);
+
+  it('uploads only the speech: from the voice onset less a short pre-roll to the first pause', async () => {
+    await recording();
+    world.microphone.frames(frames(quiet(2)));
+    expect(world.transcriptions).toHaveLength(0);
+    world.microphone.frames(frames(concat(voice(1.2, 0.05), quiet(0.2))));
+    expect(world.transcriptions).toHaveLength(1);
+    // 1.2 s of speech, a 300 ms pre-roll and the 120 ms pause that ended it; none of the 2 s before.
+    expect(totalSeconds()).toBeGreaterThanOrEqual(1.2);
+    expect(totalSeconds()).toBeLessThanOrEqual(1.2 + 0.6);
+  });
+
+  it('starts the reply during the first pause, speculatively, and confirms it at the end of speech', async () => {
+    await recording();
+    world.microphone.frames(frames(concat(quiet(0.5), voice(1, 0.05), quiet(0.2))));
+    world.transcriptions[0]?.answer('Ich bin gestresst.');
     await vi.waitFor(() => expect(world.calls).toHaveLength(1));
     expect(world.latestCall().history.at(-1)?.content).toBe('Ich bin gestresst.');
+    // Nothing shown or heard yet: the visitor may go on.
+    world.latestCall().send('Atme tief ein. Dann');
+    await vi.waitFor(() => expect(world.queues[1]?.pieces.length).toBeGreaterThan(0));
+    expect(status()).toBe('listening');
+    expect(entries()).toHaveLength(1);
+    expect(world.latestQueue().gateOpen).toBe(false);
+
+    // 700 ms of silence: the end of speech confirms the reply started on the same words.
+    world.microphone.frames(frames(quiet(0.6)));
+    await vi.waitFor(() => expect(world.latestQueue().gateOpen).toBe(true));
+    expect(entries().slice(1)).toEqual(['user: Ich bin gestresst.', 'assistant: Atme tief ein. Dann']);
+    expect(world.calls).toHaveLength(1);
+    expect(world.transcriptions).toHaveLength(1);
     expect(world.microphone.open).toBe(false);
   });
 
-  it('nothing heard: "Keine Sprache erkannt…" and nothing is transcribed', async () => {
-    await greeted();
+  it('drops the early reply when the visitor goes on, keeps the first segment, and sends only the new audio', async () => {
+    await recording();
+    world.microphone.frames(frames(concat(voice(0.6, 0.05), quiet(0.2))));
+    world.transcriptions[0]?.answer('Ich bin');
+    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
+    const early = world.latestCall();
+    world.microphone.frames(frames(voice(0.6, 0.05)));
+    expect(early.signal.aborted).toBe(true);
+    world.microphone.frames(frames(quiet(0.2)));
+    expect(world.transcriptions).toHaveLength(2);
+    expect(world.transcriptions[1]?.previousText).toBe('Ich bin');
+    world.transcriptions[1]?.answer('gestresst.');
+    await vi.waitFor(() => expect(world.calls).toHaveLength(2));
+    world.microphone.frames(frames(quiet(0.6)));
+    await vi.waitFor(() => expect(status()).toBe('processing'));
+    expect(world.latestCall().history.at(-1)?.content).toBe('Ich bin gestresst.');
+    expect(entries().filter((entry) => entry.startsWith('user'))).toEqual(['user: Ich bin gestresst.']);
+    // Each second was sent once: 1.2 s of speech, the pause between, a pre-roll and a tail.
+    expect(totalSeconds()).toBeLessThanOrEqual(1.4 + 0.6);
+  });
+
+  it('a transcript still on its way at the end of speech: processing until it comes', async () => {
+    await recording();
+    world.microphone.frames(frames(concat(voice(0.8, 0.05), quiet(0.9))));
+    expect(status()).toBe('processing');
+    expect(hint()).toBe('processing');
+    world.transcriptions[0]?.answer('Hallo Mia');
+    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
+    expect(world.latestCall().history.at(-1)?.content).toBe('Hallo Mia');
+  });
+
+  it('a click ends the turn at once', async () => {
+    await recording();
+    world.microphone.frames(frames(voice(0.6, 0.05)));
     session.click();
-    await vi.waitFor(() => expect(world.recordings).toHaveLength(1));
+    expect(world.transcriptions).toHaveLength(1);
+    world.transcriptions[0]?.answer('Hallo');
+    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
+  });
+
+  it('nothing heard: "Keine Sprache erkannt…" and nothing is uploaded', async () => {
+    await recording();
     world.microphone.frames(frames(quiet(0.5)));
     session.click();
     await vi.waitFor(() => expect(notice()).toBe(coachTexts.errors.noSpeech));
-    expect(world.recordings[0]?.aborted).toBe(true);
+    expect(world.transcriptions).toHaveLength(0);
+  });
+
+  it('a cough is not recorded', async () => {
+    await recording();
+    world.microphone.frames(frames(concat(voice(0.16, 0.08), quiet(1))));
+    expect(world.transcriptions).toHaveLength(0);
+    expect(status()).toBe('listening');
+  });
+
+  it('the function’s failure is the catalogue message', async () => {
+    await recording();
+    world.microphone.frames(frames(concat(voice(0.8, 0.05), quiet(0.9))));
+    world.transcriptions[0]?.fail(new SpeechRecognitionError('failed', 'provider_error'));
+    await vi.waitFor(() => expect(notice()).toBe(coachTexts.errors.processing));
+    expect(status()).toBe('ready');
   });
 
   it('without a transcription provider the browser cannot listen, and says so', async () => {
@@ -350,5 +466,64 @@ describe('listening by recording (no recogniser)', () => {
     session.click();
     await vi.waitFor(() => expect(notice()).toBe(coachTexts.errors.unsupported));
     expect(status()).toBe('ready');
+  });
+});
+
+describe('a long quiet spell', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+
+  async function greetedWithFakeTimers() {
+    session.click();
+    await vi.advanceTimersByTimeAsync(0);
+    world.latestQueue().finish();
+    await vi.advanceTimersByTimeAsync(0);
+  }
+
+  it('without hands-free, on the recording path: "Keine Sprache erkannt…" after 8 s', async () => {
+    world.recogniser = false;
+    await greetedWithFakeTimers();
+    session.click();
+    await vi.advanceTimersByTimeAsync(7_999);
+    expect(status()).toBe('listening');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(status()).toBe('ready');
+    expect(notice()).toBe(coachTexts.errors.noSpeech);
+  });
+
+  it.each([
+    ['the recording path', false],
+    ['the recogniser path', true],
+  ])('hands-free, on %s: pauses visibly after 8 s, keeps the microphone, and the voice resumes it', async (_path, recogniser) => {
+    world.recogniser = recogniser;
+    world.handsFree.set('on');
+    await greetedWithFakeTimers();
+    expect(status()).toBe('listening');
+    await vi.advanceTimersByTimeAsync(8_000);
+    expect(status()).toBe('paused');
+    expect(hint()).toBe('paused');
+    expect(world.microphone.open).toBe(true);
+    world.microphone.frames(frames(concat(voice(0.8, 0.05), quiet(0.3))));
+    expect(status()).toBe('listening');
+    if (recogniser) expect(world.recognitions).toHaveLength(2);
+    // The recording path records the voice that resumed it, from its onset.
+    else expect(world.transcriptions[0]?.seconds).toBeGreaterThan(0.8);
+  });
+
+  it('hands-free, paused: a click resumes too', async () => {
+    world.handsFree.set('on');
+    await greetedWithFakeTimers();
+    await vi.advanceTimersByTimeAsync(8_000);
+    session.click();
+    expect(status()).toBe('listening');
+  });
+
+  it('hands-free: a recogniser that stops by itself without a word pauses instead of falling back to a click', async () => {
+    world.handsFree.set('on');
+    await greetedWithFakeTimers();
+    world.latestRecognition().fail('no-speech', 'noSpeech');
+    expect(status()).toBe('paused');
+    expect(notice()).toBeNull();
   });
 });

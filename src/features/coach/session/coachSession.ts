@@ -14,15 +14,17 @@
  */
 import { persona } from '../../../config/persona';
 import { sameUtterance } from '../../../lib/utterance';
-import { createVoiceActivityDetector, type VoiceActivityDetector } from '../../../lib/voiceActivity';
+import { createVoiceActivityDetector, type VoiceActivityDetector, type VoiceActivityEvent } from '../../../lib/voiceActivity';
 import { CoachCallError, type CoachMessage } from '../../../services/coach';
 import { runReply } from '../../../services/replyPipeline';
 import { coachPlaybackMessage } from '../../../services/speechErrors';
 import { SpeechRecognitionError, type RecognitionProblem, type RecognitionSession } from '../../../services/speechRecognition';
-import type { Utterance } from '../../../services/speechToText';
 import { coachTexts } from '../texts';
 import { chatReducer, initialChatState, nextRequest, type ChatEvent, type ChatState } from './chatState';
+import { createEchoDecision, type EchoDecision } from './echo';
 import type { CoachPorts, MicrophoneFeed } from './ports';
+import { RecordedTurn } from './recordedTurn';
+import { createUtteranceCapture, type UtteranceCapture } from './utterance';
 import { clickAction, initialVoiceState, voiceButtonReducer, type VoiceEvent, type VoiceState } from './voiceButtonMachine';
 
 export interface CoachSnapshot {
@@ -53,12 +55,29 @@ function mark(name: 'transcript' | 'first-chunk' | 'first-audio'): void {
   globalThis.performance.mark(`coach:${name}`);
 }
 
-/** How long the interim words must stay the same before the reply starts speculatively. */
-const SPECULATION_DELAY_MS = 400;
+/**
+ * How long the interim words must stay the same before the reply starts speculatively: longer than
+ * the recogniser's pace between words while the visitor speaks, shorter than the pause it waits
+ * for before calling the words final (most of a second in Chrome).
+ */
+const SPECULATION_DELAY_MS = 250;
 /** With the microphone open, the voice detector must also have heard this much silence. */
-const SPECULATION_SILENCE_MS = 300;
-/** Recording without a single word for this long ends as 'Keine Sprache erkannt…' (speech-to-text path). */
-const NO_SPEECH_MS = 8_000;
+const SPECULATION_SILENCE_MS = 200;
+/** While the detector still hears the visitor, the interim words are looked at again this often. */
+const SPECULATION_RECHECK_MS = 50;
+/**
+ * Listening without a word for this long: hands-free pauses (visibly); on the recording path
+ * without hands-free it ends as 'Keine Sprache erkannt…'.
+ */
+const QUIET_MS = 8_000;
+/**
+ * Voice needed before the coach is held (the detector's doubt): long enough for a click or a
+ * short noise to pass, short enough that a hold never lasts beyond MAX_HOLD_MS before the
+ * detector is sure (it is at 250 ms of voice).
+ */
+const MAYBE_MS = 140;
+/** A hold the detector did not confirm by then is a false start: the coach goes on. */
+const MAX_HOLD_MS = 130;
 /**
  * The browser's recognition service is unreachable, switched off, or cannot capture (Chromium
  * without Google's speech service): record and transcribe instead.
@@ -72,16 +91,19 @@ interface PendingReply {
   cancel(): void;
 }
 
-/** The open microphone with its voice activity detector. */
-interface Listening {
+/** The open microphone with what listens to it. */
+interface Hearing {
   feed: MicrophoneFeed;
   detector: VoiceActivityDetector;
+  /** Created with the first frame (its analysis needs the frame's length). */
+  echo: EchoDecision | null;
+  capture: UtteranceCapture;
 }
 
 /** An opening of the microphone; `cancelled` once it is no longer wanted (it is then closed on arrival). */
 interface Opening {
   cancelled: boolean;
-  ready: Promise<Listening>;
+  ready: Promise<Hearing>;
 }
 
 let nextId = 0;
@@ -98,9 +120,11 @@ export class CoachSession {
   private recognition: RecognitionSession | null = null;
   /** What the coach is saying or fetching right now (the greeting or a reply). */
   private speech: AbortController | null = null;
-  /** The utterance being recorded for the stt function (browsers without their own recognition). */
-  private utterance: Utterance | null = null;
+  /** The visitor's turn being recorded for the stt function (browsers without their own recognition). */
+  private turn: RecordedTurn | null = null;
   private recording = false;
+  /** Listening without a word: hands-free pauses, the recording path gives up. */
+  private quietTimer: ReturnType<typeof setTimeout> | null = null;
   /** The browser's recognition service failed (e.g. Chromium without Google's service): record instead. */
   private recognitionBroken = false;
   /** Whether the stt function has a provider; null until asked (when the chat opens). */
@@ -110,16 +134,18 @@ export class CoachSession {
   private speculation: PendingReply | null = null;
   private speculationTimer: ReturnType<typeof setTimeout> | null = null;
 
-  /** The microphone and voice detector, while they run (hands-free, or recording). */
-  private listening: Listening | null = null;
+  /** The microphone, its echo decision and voice detector, while they run (hands-free, or recording). */
+  private hearing: Hearing | null = null;
   /** An opening of the microphone in progress. */
   private opening: Opening | null = null;
   /** The page was left (closed, or put in the back-forward cache): the microphone stays closed until a click. */
   private pageHidden = false;
   /** The microphone could not be opened for the voice detector: not asked again until it is no longer wanted. */
   private microphoneRefused = false;
-  /** Speech heard since the last `resetHeard` (the recording path's "nothing said" check). */
-  private heard = false;
+  /** The coach may be held once per turn of its own (a greeting, an answer). */
+  private holdAvailable = true;
+  /** While the coach is held: the time after which the hold counts as a false start. */
+  private holdTimer: ReturnType<typeof setTimeout> | null = null;
 
   private attached = false;
   private detachPage: (() => void) | null = null;
@@ -185,7 +211,7 @@ export class CoachSession {
         // What was said so far still arrives as the final transcript and is sent.
         this.pausedByVisitor = true;
         this.recognition?.stop();
-        this.utterance?.stop();
+        this.turn?.end();
         return;
       case 'bargeIn':
         this.bargeIn();
@@ -306,6 +332,7 @@ export class CoachSession {
   }
 
   private greet(): void {
+    this.holdAvailable = true;
     this.dispatchVoice({ type: 'OPEN' });
     this.dispatchChat({ type: 'OPEN', greeting: persona.greeting });
     this.ports.coach.preload();
@@ -401,6 +428,7 @@ export class CoachSession {
         onFirstChunk: () => mark('first-chunk'),
         onSpeaking: () => {
           mark('first-audio');
+          this.holdAvailable = true;
           this.dispatchVoice({ type: 'SPEAKING' });
         },
         onPlaybackProblem: (error) => run(() => this.dispatchVoice({ type: 'NOTICE', message: coachPlaybackMessage(error) })),
@@ -431,7 +459,7 @@ export class CoachSession {
 
   // ————— listening —————
 
-  /** Starts listening (from ready, or from speaking as a barge-in) with whatever this browser has. */
+  /** Starts listening (from ready, from paused, or from speaking as a barge-in) with whatever this browser has. */
   private listen(): void {
     this.pausedByVisitor = false;
     if (this.ports.recognition.supported() && !this.recognitionBroken) {
@@ -462,8 +490,9 @@ export class CoachSession {
   private stopListening(): void {
     this.recognition?.abort();
     this.recognition = null;
-    this.utterance?.abort();
-    this.utterance = null;
+    this.turn?.abort();
+    this.turn = null;
+    this.clearQuietTimer();
     this.setRecording(false);
     this.cancelSpeculation();
   }
@@ -476,10 +505,48 @@ export class CoachSession {
   /** Ends a listening session that failed or heard nothing. */
   private listenFailed(error: unknown): void {
     this.recognition = null;
-    this.utterance = null;
+    this.turn?.abort();
+    this.turn = null;
+    this.clearQuietTimer();
     this.setRecording(false);
     this.cancelSpeculation();
     this.dispatchVoice({ type: 'LISTEN_ERROR', message: recognitionMessage(error) });
+  }
+
+  /** Hands-free stays on through silence: listening pauses, visibly, until the visitor's voice or a click. */
+  private pauseListening(): void {
+    this.recognition?.abort();
+    this.recognition = null;
+    this.turn?.abort();
+    this.turn = null;
+    this.clearQuietTimer();
+    this.setRecording(false);
+    this.cancelSpeculation();
+    this.dispatchVoice({ type: 'PAUSE' });
+  }
+
+  /** Whether the visitor has hands-free on and did not stop it with a click. */
+  private handsFreeActive(): boolean {
+    const { handsFree, chat } = this.snapshot;
+    return handsFree && chat.open && !chat.ended && !this.pausedByVisitor;
+  }
+
+  /**
+   * Listening without a word for a long time: hands-free pauses (visibly); otherwise, on the
+   * recording path, it ends as 'Keine Sprache erkannt…'. The browser's recogniser keeps its own time.
+   */
+  private startQuietTimer(onQuiet: () => void): void {
+    this.clearQuietTimer();
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = null;
+      if (this.handsFreeActive()) this.pauseListening();
+      else onQuiet();
+    }, QUIET_MS);
+  }
+
+  private clearQuietTimer(): void {
+    if (this.quietTimer !== null) clearTimeout(this.quietTimer);
+    this.quietTimer = null;
   }
 
   /** The visitor's final words: confirm the early reply if it guessed them, else ask. */
@@ -487,6 +554,7 @@ export class CoachSession {
     const started = this.speculation;
     this.speculation = null;
     this.clearSpeculationTimer();
+    this.clearQuietTimer();
     this.dispatchVoice({ type: 'TRANSCRIPT', text });
     if (text === '') {
       started?.cancel();
@@ -504,9 +572,14 @@ export class CoachSession {
   private listenWithRecogniser(): void {
     /** The recogniser failed and recording took over: its end is not the end of listening. */
     let replaced = false;
+    /** The recogniser stopped by itself without a word (its own silence limit). */
+    let heardNothing = false;
+    // Hands-free: a quiet spell pauses listening (the browser's recogniser may never end by itself).
+    if (this.snapshot.handsFree) this.startQuietTimer(() => undefined);
     try {
       this.recognition = this.ports.recognition.start({
         onInterim: (text) => {
+          this.clearQuietTimer();
           this.dispatchVoice({ type: 'INTERIM', text });
           this.considerSpeculation(text);
         },
@@ -524,12 +597,22 @@ export class CoachSession {
             this.listenByRecording();
             return;
           }
+          if (error.problem === 'noSpeech' && this.handsFreeActive()) {
+            heardNothing = true;
+            return;
+          }
           this.listenFailed(error);
         },
         onEnd: () => {
           if (replaced) return;
           this.recognition = null;
           this.cancelSpeculation();
+          // Hands-free never drops back to click mode by itself: it pauses, visibly.
+          if ((heardNothing || !this.pausedByVisitor) && this.handsFreeActive() && this.snapshot.voice.status === 'listening') {
+            this.pauseListening();
+            return;
+          }
+          this.clearQuietTimer();
           this.dispatchVoice({ type: 'LISTEN_END' });
         },
       });
@@ -538,54 +621,59 @@ export class CoachSession {
     }
   }
 
-  /** Records an utterance and has the stt function transcribe it (no recogniser in this browser). */
+  /**
+   * Records the visitor's turn from the voice onset and has the stt function transcribe it in
+   * segments while the visitor still speaks (recordedTurn.ts); no recogniser in this browser.
+   */
   private listenByRecording(): void {
     this.setRecording(true);
-    this.microphone().then(
-      (listening) => {
-        if (this.snapshot.voice.status !== 'listening' || !this.recording) return;
-        this.recordUtterance(listening);
-      },
-      (error: unknown) => {
+    const begin = (hearing: Hearing) => {
+      if (this.snapshot.voice.status !== 'listening' || !this.recording || this.turn) return;
+      this.turn = this.recordedTurn(hearing);
+      this.startQuietTimer(() => this.turn?.end());
+    };
+    // With the microphone already open (hands-free) the turn starts at once, so the voice that
+    // triggered it (a barge-in, the end of a pause) is recorded from its onset.
+    if (this.hearing) begin(this.hearing);
+    else {
+      this.microphone().then(begin, (error: unknown) => {
         if (this.snapshot.voice.status === 'listening' && this.recording) this.listenFailed(error);
-      },
-    );
+      });
+    }
   }
 
-  private recordUtterance(listening: Listening): void {
-    this.resetHeard();
-    const current = listening.feed.record();
-    this.utterance = current;
-    const noSpeech = setTimeout(() => {
-      if (!this.heard) current.stop();
-    }, NO_SPEECH_MS);
-    void current.recorded.then(() => {
-      clearTimeout(noSpeech);
-      if (this.utterance !== current) return;
-      // The detector heard no word: nothing to send.
-      if (this.silenceMs() !== null && !this.heard) {
-        current.abort();
-        this.listenFailed(new SpeechRecognitionError('noSpeech', 'no speech'));
-        return;
-      }
-      this.dispatchVoice({ type: 'TRANSCRIBING' });
-    });
-    current.transcript.then(
-      (text) => {
-        if (this.utterance !== current) return;
-        this.utterance = null;
+  private recordedTurn(hearing: Hearing): RecordedTurn {
+    const transcriber = {
+      transcribe: (samples: Float32Array, options: { previousText: string; signal: AbortSignal }) =>
+        this.ports.transcription.transcribe(samples, hearing.feed.sampleRate, options),
+    };
+    const turn: RecordedTurn = new RecordedTurn(hearing.capture, transcriber, {
+      onPause: (text) => {
+        if (this.turn !== turn) return;
+        this.speculateOnRecording(text);
+      },
+      onResume: () => {
+        if (this.turn !== turn) return;
+        this.cancelSpeculation();
+      },
+      onTranscribing: () => {
+        if (this.turn === turn) this.dispatchVoice({ type: 'TRANSCRIBING' });
+      },
+      onWords: (text) => {
+        if (this.turn !== turn) return;
+        this.turn = null;
         this.setRecording(false);
-        if (text === '') this.listenFailed(new SpeechRecognitionError('noSpeech', 'empty transcript'));
+        if (text === '') this.listenFailed(new SpeechRecognitionError('noSpeech', 'nothing heard'));
         else this.heardWords(text);
       },
-      (error: unknown) => {
-        if (this.utterance !== current) return;
-        this.listenFailed(error);
+      onError: (error) => {
+        if (this.turn === turn) this.listenFailed(error);
       },
-    );
+    });
+    return turn;
   }
 
-  // ————— the early start of a reply (recogniser path) —————
+  // ————— the early start of a reply —————
 
   private clearSpeculationTimer(): void {
     if (this.speculationTimer !== null) clearTimeout(this.speculationTimer);
@@ -617,41 +705,53 @@ export class CoachSession {
         this.speculationTimer = null;
         if (!this.recognition) return;
         // Still hearing the visitor: look again shortly.
-        if (!this.silentLongEnough()) check(100);
+        if (!this.silentLongEnough()) check(SPECULATION_RECHECK_MS);
         else this.speculation = this.startReply(interim, { speculative: true });
       }, delay);
     };
     check(SPECULATION_DELAY_MS);
   }
 
-  // ————— the microphone and the voice detector —————
+  /** The recording path's words so far, during a pause: the reply starts on them, speculatively. */
+  private speculateOnRecording(text: string): void {
+    if (this.speculation && sameUtterance(this.speculation.text, text)) return;
+    this.cancelSpeculation();
+    this.speculation = this.startReply(text, { speculative: true });
+  }
+
+  // ————— the microphone, the echo and the voice detector —————
 
   /** The microphone is open while the chat is, and hands-free is on or an utterance is recorded. */
   private syncMicrophone(): void {
     const { chat, handsFree } = this.snapshot;
     const wanted = this.attached && !this.pageHidden && chat.open && !chat.ended && (handsFree || this.recording);
     if (!wanted) this.microphoneRefused = false;
-    if (wanted && !this.listening && !this.opening && !this.microphoneRefused) this.openMicrophone();
-    else if (!wanted && (this.listening || this.opening)) this.closeMicrophone();
+    if (wanted && !this.hearing && !this.opening && !this.microphoneRefused) this.openMicrophone();
+    else if (!wanted && (this.hearing || this.opening)) this.closeMicrophone();
   }
 
   /** The open microphone, opened now if it is not (yet). Rejects like the microphone port. */
-  private microphone(): Promise<Listening> {
-    if (this.listening) return Promise.resolve(this.listening);
+  private microphone(): Promise<Hearing> {
+    if (this.hearing) return Promise.resolve(this.hearing);
     return (this.opening ?? this.openMicrophone()).ready;
   }
 
   private openMicrophone(): Opening {
-    const ready = this.ports.microphone.open((frame) => this.onFrame(frame)).then(
+    const ready = this.ports.microphone.open((microphone, reference) => this.onFrame(microphone, reference)).then(
       (feed) => {
         if (attempt.cancelled) {
           feed.close();
           throw new DOMException('The microphone is no longer wanted', 'AbortError');
         }
-        const listening = { feed, detector: createVoiceActivityDetector({ sampleRate: feed.sampleRate }) };
-        this.listening = listening;
+        const hearing: Hearing = {
+          feed,
+          detector: createVoiceActivityDetector({ sampleRate: feed.sampleRate, maybeMs: MAYBE_MS }),
+          echo: null,
+          capture: createUtteranceCapture({ sampleRate: feed.sampleRate }),
+        };
+        this.hearing = hearing;
         this.opening = null;
-        return listening;
+        return hearing;
       },
       (error: unknown) => {
         if (this.opening === attempt) this.opening = null;
@@ -672,18 +772,14 @@ export class CoachSession {
   private closeMicrophone(): void {
     if (this.opening) this.opening.cancelled = true;
     this.opening = null;
-    this.listening?.feed.close();
-    this.listening = null;
+    this.releaseHold();
+    this.hearing?.feed.close();
+    this.hearing = null;
   }
 
   /** Milliseconds since the visitor last spoke, or null while nothing listens. */
   private silenceMs(): number | null {
-    return this.listening ? this.listening.detector.silenceMs : null;
-  }
-
-  private resetHeard(): void {
-    this.heard = false;
-    this.listening?.detector.reset();
+    return this.hearing ? this.hearing.detector.silenceMs : null;
   }
 
   /** Whether the visitor's voice should interrupt the coach right now. */
@@ -691,31 +787,77 @@ export class CoachSession {
     return this.snapshot.handsFree && !this.pausedByVisitor && this.snapshot.voice.status === 'speaking';
   }
 
-  private onFrame(frame: Float32Array): void {
-    const listening = this.listening;
-    if (!listening) return;
-    for (const change of listening.detector.push(frame, this.ports.audio.level())) {
-      if (change === 'speech-maybe') {
-        // Probably the visitor: the coach goes quiet at once, keeping its place while it is decided…
-        if (this.interruptible()) this.ports.audio.hold();
-      } else if (change === 'speech-dropped') {
-        // …and goes on if it was a cough.
-        if (this.interruptible()) this.ports.audio.release();
-      } else if (change === 'speech-start') {
-        this.heard = true;
+  /**
+   * One frame of the microphone: the coach's own echo is taken out (echo.ts), the voice detector
+   * decides on what remains, the frame is kept for a recording (its pre-roll), and the session and
+   * the recorded turn follow what the detector heard.
+   */
+  private onFrame(microphone: Float32Array, reference: Float32Array | null): void {
+    const hearing = this.hearing;
+    if (!hearing) return;
+    hearing.echo ??= createEchoDecision({ sampleRate: hearing.feed.sampleRate, frameLength: microphone.length });
+    const levels = hearing.echo.push(microphone, reference);
+    const events = levels ? hearing.detector.pushLevels(levels) : hearing.detector.push(microphone);
+    hearing.capture.push(microphone);
+    for (const change of events) this.onVoice(change);
+    // After the session's reaction: a barge-in or a resumed pause has started the turn by now.
+    const { detector } = hearing;
+    this.turn?.hear({ events, silenceMs: detector.silenceMs, runMs: detector.runMs, speaking: detector.speaking });
+  }
+
+  private onVoice(change: VoiceActivityEvent): void {
+    switch (change) {
+      case 'speech-maybe':
+        // Probably the visitor: the coach goes quiet at once, keeping its place while it is
+        // decided; once per turn of the coach, so an echo can never make it stutter.
+        if (this.interruptible() && this.holdAvailable) {
+          this.holdAvailable = false;
+          this.ports.audio.hold();
+          this.holdTimer = setTimeout(() => this.falseStart(), MAX_HOLD_MS);
+        }
+        return;
+      case 'speech-dropped':
+        // …and goes on if it was a cough, a click or the coach's own echo.
+        this.falseStart();
+        return;
+      case 'speech-start': {
+        const held = this.endHold();
         this.onSpeechStart();
-      } else {
-        // The end of an utterance on the speech-to-text path.
-        this.utterance?.stop();
+        // Not a barge-in after all (hands-free switched off meanwhile): the coach goes on.
+        if (held && this.snapshot.voice.status === 'speaking') this.ports.audio.release();
+        return;
       }
+      case 'speech-end':
+        return;
     }
+  }
+
+  /** Ends a hold's wait (decided either way); whether there was one. */
+  private endHold(): boolean {
+    if (this.holdTimer === null) return false;
+    clearTimeout(this.holdTimer);
+    this.holdTimer = null;
+    return true;
+  }
+
+  /** A hold that was not the visitor: the coach goes on, and the echo is expected louder from now on. */
+  private falseStart(): void {
+    if (!this.endHold()) return;
+    this.ports.audio.release();
+    this.hearing?.echo?.raise();
+  }
+
+  /** Lets a held output go on (the microphone closes while the coach is held). */
+  private releaseHold(): void {
+    if (this.endHold()) this.ports.audio.release();
   }
 
   private onSpeechStart(): void {
     if (!this.snapshot.handsFree || this.pausedByVisitor) return;
+    const { status } = this.snapshot.voice;
     // Barge-in by voice: the visitor's own voice stops the coach and is listened to.
-    if (this.snapshot.voice.status === 'speaking') this.bargeIn();
-    else if (this.snapshot.voice.status === 'ready') this.listen();
+    if (status === 'speaking') this.bargeIn();
+    else if (status === 'ready' || status === 'paused') this.listen();
   }
 }
 

@@ -7,7 +7,6 @@ import type { BrowserStore } from '../../../lib/browserStore';
 import type { StartCoachReply } from '../../../services/replyPipeline';
 import type { SpeechQueue, SpeechQueueOptions } from '../../../services/speechQueue';
 import type { RecognitionHandlers, RecognitionSession } from '../../../services/speechRecognition';
-import type { Utterance } from '../../../services/speechToText';
 
 export interface RecognitionPort {
   /** Whether the browser has a recogniser (looked up each time: a test may install one later). */
@@ -19,22 +18,28 @@ export interface RecognitionPort {
 /** The open microphone: its frames go to the callback given to `open`. */
 export interface MicrophoneFeed {
   readonly sampleRate: number;
-  /** Records one utterance from the open stream for the stt function. */
-  record(): Utterance;
   /** Stops the frames and gives the microphone back (the browser's indicator goes out). */
   close(): void;
 }
 
+/**
+ * One frame of 20 ms: the microphone's samples and what the page played at the same moment (null
+ * when the page's output plays nothing through Web Audio).
+ */
+export type FrameListener = (microphone: Float32Array, reference: Float32Array | null) => void;
+
 export interface MicrophonePort {
   /** Opens the microphone; rejects with a SpeechRecognitionError ('denied', 'failed', 'unsupported'). */
-  open(onFrame: (frame: Float32Array) => void): Promise<MicrophoneFeed>;
+  open(onFrame: FrameListener): Promise<MicrophoneFeed>;
 }
 
 export interface TranscriptionPort {
   /** Whether the stt function has a provider (asked once per page view). */
   available(): Promise<boolean>;
-  /** Whether this browser can record (MediaRecorder). */
+  /** Whether this browser can record (the session takes the microphone's samples through Web Audio). */
   canRecord(): boolean;
+  /** The words of one segment of speech; rejects with a SpeechRecognitionError. */
+  transcribe(samples: Float32Array, sampleRate: number, options: { previousText: string; signal: AbortSignal }): Promise<string>;
 }
 
 /** The page's audio output, synchronous: `unlock` must run inside the visitor's click. */
@@ -43,8 +48,6 @@ export interface AudioPort {
   /** Silent at once, keeping the place (the visitor may be starting to speak). */
   hold(): void;
   release(): void;
-  /** Loudness (RMS) of what is being played right now; 0 when silent. */
-  level(): number;
 }
 
 /** The speech queue's code, loaded with the first click. */
