@@ -8,7 +8,7 @@ import { coachTexts, expectState, notice, openCoach, voiceButton, withMicrophone
 import { fakeOpenAIUrl } from './env';
 import { expect, test } from './fixtures';
 
-test.use(withMicrophone(spokenWav('question', 'Ich bin gestresst, was kann ich tun?', 1).path));
+test.use(withMicrophone(spokenWav('question', 'Ich bin gestresst was kann ich tun', 1).path));
 
 async function control(body: unknown) {
   const response = await fetch(`${fakeOpenAIUrl}/${body === null ? '__reset' : '__control'}`, {

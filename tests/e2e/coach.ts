@@ -242,7 +242,7 @@ export const withMicrophone = (wav: string) => ({
 export const handsFreeOn = (page: Page) => page.addInitScript(() => window.localStorage.setItem('coach.handsFree', 'on'));
 
 export const voiceButton = (page: Page) =>
-  page.getByRole('main').getByRole('button', { name: /Klick hier|Ich höre zu|spricht\.\.\.|Einen Moment/ });
+  page.getByRole('main').getByRole('button', { name: /Klick hier|Ich höre zu|spricht\.\.\.|Einen Moment|Pause/ });
 export const hint = (page: Page) => page.getByTestId('coach-hint');
 export const notice = (page: Page) => page.getByRole('main').getByRole('alert');
 export const messages = (page: Page) => page.getByTestId('coach-messages').getByRole('listitem');
@@ -254,10 +254,10 @@ export const textInput = (page: Page) => page.getByRole('textbox', { name: coach
 /** Expects the voice button in a state: its label, its colour class and its hint. */
 export async function expectState(
   page: Page,
-  status: 'idle' | 'ready' | 'listening' | 'processing' | 'speaking',
+  status: 'idle' | 'ready' | 'listening' | 'processing' | 'speaking' | 'paused',
   { timeout = 5_000, hint: hintText }: { timeout?: number; hint?: string } = {},
 ) {
-  const colours = { idle: 'purple', ready: 'blue', listening: 'red', processing: 'amber', speaking: 'green' } as const;
+  const colours = { idle: 'purple', ready: 'blue', listening: 'red', processing: 'amber', speaking: 'green', paused: 'slate' } as const;
   const button = voiceButton(page);
   await expect(button).toHaveAttribute('data-state', status, { timeout });
   await expect(button).toHaveText(coachTexts.button[status]);

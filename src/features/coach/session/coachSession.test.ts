@@ -481,13 +481,18 @@ describe('a long quiet spell', () => {
     await vi.advanceTimersByTimeAsync(0);
   }
 
-  it('without hands-free, on the recording path: "Keine Sprache erkannt…" after 8 s', async () => {
+  it('without hands-free, on the recording path: "Keine Sprache erkannt…" after 8 s of the microphone without a word', async () => {
     world.recogniser = false;
     await greetedWithFakeTimers();
     session.click();
-    await vi.advanceTimersByTimeAsync(7_999);
+    await vi.advanceTimersByTimeAsync(0);
+    // Counted in the microphone's frames, not on the clock: a busy page cuts nobody short.
+    await vi.advanceTimersByTimeAsync(20_000);
     expect(status()).toBe('listening');
-    await vi.advanceTimersByTimeAsync(1);
+    world.microphone.frames(frames(quiet(7.9)));
+    expect(status()).toBe('listening');
+    world.microphone.frames(frames(quiet(0.1)));
+    await vi.advanceTimersByTimeAsync(0);
     expect(status()).toBe('ready');
     expect(notice()).toBe(coachTexts.errors.noSpeech);
   });
@@ -500,7 +505,8 @@ describe('a long quiet spell', () => {
     world.handsFree.set('on');
     await greetedWithFakeTimers();
     expect(status()).toBe('listening');
-    await vi.advanceTimersByTimeAsync(8_000);
+    // A cough does not count as a word, nor does it keep listening from pausing.
+    world.microphone.frames(frames(concat(quiet(4), voice(0.16, 0.08), quiet(4))));
     expect(status()).toBe('paused');
     expect(hint()).toBe('paused');
     expect(world.microphone.open).toBe(true);
@@ -511,10 +517,23 @@ describe('a long quiet spell', () => {
     else expect(world.transcriptions[0]?.seconds).toBeGreaterThan(0.8);
   });
 
+  it('hands-free: a visitor who starts speaking just before the quiet spell ends is heard to the end', async () => {
+    world.recogniser = false;
+    world.handsFree.set('on');
+    await greetedWithFakeTimers();
+    // The visitor is still speaking when the eight seconds are over.
+    world.microphone.frames(frames(concat(quiet(7.5), voice(1, 0.05), quiet(0.9))));
+    expect(status()).toBe('processing');
+    world.transcriptions[0]?.answer('Hallo Mia');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(world.calls).toHaveLength(1);
+    expect(world.latestCall().history.at(-1)?.content).toBe('Hallo Mia');
+  });
+
   it('hands-free, paused: a click resumes too', async () => {
     world.handsFree.set('on');
     await greetedWithFakeTimers();
-    await vi.advanceTimersByTimeAsync(8_000);
+    world.microphone.frames(frames(quiet(8)));
     session.click();
     expect(status()).toBe('listening');
   });

@@ -123,8 +123,11 @@ export class CoachSession {
   /** The visitor's turn being recorded for the stt function (browsers without their own recognition). */
   private turn: RecordedTurn | null = null;
   private recording = false;
-  /** Listening without a word: hands-free pauses, the recording path gives up. */
-  private quietTimer: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * Listening without a word: how long so far, counted in the microphone's own frames (so a busy
+   * page never cuts a visitor short), and what happens when it is too long; null while not counted.
+   */
+  private quiet: { ms: number; onQuiet: () => void; doubt: boolean } | null = null;
   /** The browser's recognition service failed (e.g. Chromium without Google's service): record instead. */
   private recognitionBroken = false;
   /** Whether the stt function has a provider; null until asked (when the chat opens). */
@@ -492,7 +495,7 @@ export class CoachSession {
     this.recognition = null;
     this.turn?.abort();
     this.turn = null;
-    this.clearQuietTimer();
+    this.stopQuietCount();
     this.setRecording(false);
     this.cancelSpeculation();
   }
@@ -507,7 +510,7 @@ export class CoachSession {
     this.recognition = null;
     this.turn?.abort();
     this.turn = null;
-    this.clearQuietTimer();
+    this.stopQuietCount();
     this.setRecording(false);
     this.cancelSpeculation();
     this.dispatchVoice({ type: 'LISTEN_ERROR', message: recognitionMessage(error) });
@@ -515,11 +518,12 @@ export class CoachSession {
 
   /** Hands-free stays on through silence: listening pauses, visibly, until the visitor's voice or a click. */
   private pauseListening(): void {
+    if (this.snapshot.voice.status !== 'listening') return;
     this.recognition?.abort();
     this.recognition = null;
     this.turn?.abort();
     this.turn = null;
-    this.clearQuietTimer();
+    this.stopQuietCount();
     this.setRecording(false);
     this.cancelSpeculation();
     this.dispatchVoice({ type: 'PAUSE' });
@@ -532,21 +536,37 @@ export class CoachSession {
   }
 
   /**
-   * Listening without a word for a long time: hands-free pauses (visibly); otherwise, on the
-   * recording path, it ends as 'Keine Sprache erkannt…'. The browser's recogniser keeps its own time.
+   * Listening without a word for a long time (QUIET_MS of the microphone's frames): hands-free
+   * pauses (visibly); otherwise `onQuiet` (the recording path ends as 'Keine Sprache erkannt…').
+   * Without an open microphone nothing is counted: the browser's recogniser keeps its own time.
    */
-  private startQuietTimer(onQuiet: () => void): void {
-    this.clearQuietTimer();
-    this.quietTimer = setTimeout(() => {
-      this.quietTimer = null;
-      if (this.handsFreeActive()) this.pauseListening();
-      else onQuiet();
-    }, QUIET_MS);
+  private startQuietCount(onQuiet: () => void): void {
+    this.quiet = { ms: 0, onQuiet, doubt: false };
   }
 
-  private clearQuietTimer(): void {
-    if (this.quietTimer !== null) clearTimeout(this.quietTimer);
-    this.quietTimer = null;
+  private stopQuietCount(): void {
+    this.quiet = null;
+  }
+
+  /**
+   * One more frame: the visitor's voice ends the count, a voice the detector still doubts (a
+   * cough?) halts it until decided.
+   */
+  private countQuiet(frameMs: number, events: readonly VoiceActivityEvent[]): void {
+    const quiet = this.quiet;
+    if (!quiet) return;
+    if (events.includes('speech-start')) {
+      this.quiet = null;
+      return;
+    }
+    if (events.includes('speech-maybe')) quiet.doubt = true;
+    if (events.includes('speech-dropped')) quiet.doubt = false;
+    if (quiet.doubt) return;
+    quiet.ms += frameMs;
+    if (quiet.ms < QUIET_MS) return;
+    this.quiet = null;
+    if (this.handsFreeActive()) this.pauseListening();
+    else quiet.onQuiet();
   }
 
   /** The visitor's final words: confirm the early reply if it guessed them, else ask. */
@@ -554,7 +574,7 @@ export class CoachSession {
     const started = this.speculation;
     this.speculation = null;
     this.clearSpeculationTimer();
-    this.clearQuietTimer();
+    this.stopQuietCount();
     this.dispatchVoice({ type: 'TRANSCRIPT', text });
     if (text === '') {
       started?.cancel();
@@ -575,11 +595,11 @@ export class CoachSession {
     /** The recogniser stopped by itself without a word (its own silence limit). */
     let heardNothing = false;
     // Hands-free: a quiet spell pauses listening (the browser's recogniser may never end by itself).
-    if (this.snapshot.handsFree) this.startQuietTimer(() => undefined);
+    if (this.snapshot.handsFree) this.startQuietCount(() => undefined);
     try {
       this.recognition = this.ports.recognition.start({
         onInterim: (text) => {
-          this.clearQuietTimer();
+          this.stopQuietCount();
           this.dispatchVoice({ type: 'INTERIM', text });
           this.considerSpeculation(text);
         },
@@ -612,7 +632,7 @@ export class CoachSession {
             this.pauseListening();
             return;
           }
-          this.clearQuietTimer();
+          this.stopQuietCount();
           this.dispatchVoice({ type: 'LISTEN_END' });
         },
       });
@@ -630,7 +650,7 @@ export class CoachSession {
     const begin = (hearing: Hearing) => {
       if (this.snapshot.voice.status !== 'listening' || !this.recording || this.turn) return;
       this.turn = this.recordedTurn(hearing);
-      this.startQuietTimer(() => this.turn?.end());
+      this.startQuietCount(() => this.turn?.end());
     };
     // With the microphone already open (hands-free) the turn starts at once, so the voice that
     // triggered it (a barge-in, the end of a pause) is recorded from its onset.
@@ -799,6 +819,7 @@ export class CoachSession {
     const levels = hearing.echo.push(microphone, reference);
     const events = levels ? hearing.detector.pushLevels(levels) : hearing.detector.push(microphone);
     hearing.capture.push(microphone);
+    this.countQuiet((microphone.length / hearing.feed.sampleRate) * 1000, events);
     for (const change of events) this.onVoice(change);
     // After the session's reaction: a barge-in or a resumed pause has started the turn by now.
     const { detector } = hearing;
