@@ -289,6 +289,7 @@ export function fakeCoachWorld(): FakeCoachWorld {
     },
     audio: {
       unlock: () => world.audio.push('unlock'),
+      prepare: () => undefined,
       hold: () => world.audio.push('hold'),
       release: () => world.audio.push('release'),
     },
@@ -340,6 +341,7 @@ export function fakeCoachWorld(): FakeCoachWorld {
       },
     },
     handsFree: world.handsFree,
+    warmUp: () => undefined,
     onPageHide(listener) {
       pageHide = listener;
       return () => {

@@ -4,7 +4,7 @@
  * the microphone and the recorder load when first needed, so the coach page's first download stays
  * small.
  */
-import { holdOutput, releaseOutput, unlockAudio } from '../../../services/audioOutput';
+import { audioOutput, holdOutput, releaseOutput, unlockAudio } from '../../../services/audioOutput';
 import { preloadCoach, sendRating, startCoachReply } from '../../../services/coach';
 import { isSpeechRecognitionSupported, startRecognition } from '../../../services/speechRecognition';
 import { handsFreePreference } from './handsFree';
@@ -31,6 +31,8 @@ async function openMicrophone(onFrame: FrameListener): Promise<MicrophoneFeed> {
   }
 }
 
+const loadSpeech = () => import('../../../services/speechQueue').then(({ createSpeechQueue }) => ({ createQueue: createSpeechQueue }));
+
 export function browserPorts(): CoachPorts {
   return {
     recognition: { supported: isSpeechRecognitionSupported, start: startRecognition },
@@ -45,14 +47,28 @@ export function browserPorts(): CoachPorts {
       transcribe: (samples, sampleRate, options) =>
         voiceInput().then(([, , speechToText]) => speechToText.transcribeSpeech(samples, sampleRate, options)),
     },
-    audio: { unlock: unlockAudio, hold: holdOutput, release: releaseOutput },
-    speech: () => import('../../../services/speechQueue').then(({ createSpeechQueue }) => ({ createQueue: createSpeechQueue })),
+    audio: {
+      unlock: unlockAudio,
+      // A failure here is reported by the first piece that needs the output.
+      prepare: () => void audioOutput().catch(() => undefined),
+      hold: holdOutput,
+      release: releaseOutput,
+    },
+    speech: loadSpeech,
     coach: {
       preload: preloadCoach,
       startReply: (history, options) => startCoachReply(history, options),
       rate: sendRating,
     },
     handsFree: handsFreePreference,
+    warmUp() {
+      const load = () => {
+        void loadSpeech();
+        void import('../../../services/tts').then(({ voiceProviderAvailable }) => voiceProviderAvailable());
+      };
+      if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(load, { timeout: 3_000 });
+      else setTimeout(load, 1_000);
+    },
     onPageHide(listener) {
       window.addEventListener('pagehide', listener);
       return () => window.removeEventListener('pagehide', listener);

@@ -370,7 +370,7 @@ describe('listening by recording (no recogniser)', () => {
     expect(world.transcriptions).toHaveLength(0);
     world.microphone.frames(frames(concat(voice(1.2, 0.05), quiet(0.2))));
     expect(world.transcriptions).toHaveLength(1);
-    // 1.2 s of speech, a 300 ms pre-roll and the 120 ms pause that ended it; none of the 2 s before.
+    // 1.2 s of speech, a 300 ms pre-roll and the 100 ms pause that ended it; none of the 2 s before.
     expect(totalSeconds()).toBeGreaterThanOrEqual(1.2);
     expect(totalSeconds()).toBeLessThanOrEqual(1.2 + 0.6);
   });

@@ -180,6 +180,7 @@ export class CoachSession {
    */
   attach = (): (() => void) => {
     this.attached = true;
+    this.ports.warmUp();
     const unsubscribe = this.ports.handsFree.subscribe(() => this.update({ handsFree: this.storedHandsFree() }));
     this.detachPage = this.ports.onPageHide(() => {
       this.pageHidden = true;
@@ -336,6 +337,8 @@ export class CoachSession {
 
   private greet(): void {
     this.holdAvailable = true;
+    // The player's set-up runs while the greeting is fetched, not after.
+    this.ports.audio.prepare();
     this.dispatchVoice({ type: 'OPEN' });
     this.dispatchChat({ type: 'OPEN', greeting: persona.greeting });
     this.ports.coach.preload();

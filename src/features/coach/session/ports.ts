@@ -45,6 +45,8 @@ export interface TranscriptionPort {
 /** The page's audio output, synchronous: `unlock` must run inside the visitor's click. */
 export interface AudioPort {
   unlock(): void;
+  /** Starts setting up the player now (its worklet loads), so the first sound need not wait for it. */
+  prepare(): void;
   /** Silent at once, keeping the place (the visitor may be starting to speak). */
   hold(): void;
   release(): void;
@@ -70,6 +72,11 @@ export interface CoachPorts {
   speech(): Promise<SpeechPort>;
   coach: CoachCallPort;
   handsFree: BrowserStore<'on' | 'off'>;
+  /**
+   * Loads, while the page is idle, what the first click needs (the speech queue's code, whether a
+   * voice provider exists), so the greeting waits for neither.
+   */
+  warmUp(): void;
   /** Listens for the page being left (closed, or put in the back-forward cache); returns the unsubscribe. */
   onPageHide(listener: () => void): () => void;
 }

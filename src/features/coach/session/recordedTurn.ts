@@ -18,8 +18,8 @@
 import type { VoiceActivityEvent } from '../../../lib/voiceActivity';
 import type { UtteranceCapture } from './utterance';
 
-/** A pause this long ends a segment (the detector bridges shorter gaps inside words). */
-export const CUT_PAUSE_MS = 120;
+/** A pause this long ends a segment: longer than the silences inside words (a stop's closure). */
+export const CUT_PAUSE_MS = 100;
 
 export interface TurnTranscriber {
   /** The words of one segment; `previousText` is what the visitor said before it. */
