@@ -281,10 +281,11 @@ async function main() {
     if (!ok) over.push(text);
   };
 
-  /** The seconds billed for transcription today (the stt function's spend record). */
+  /** The seconds of transcription recorded against today's spend cap (whole seconds per upload). */
   const billedSeconds = async () => {
     const { data } = await service.from('daily_spend').select('amount').eq('kind', 'stt_seconds');
-    return (data ?? []).reduce((sum, row: { amount: number }) => sum + Number(row.amount), 0);
+    const rows: unknown[] = data ?? [];
+    return rows.reduce<number>((sum, row) => sum + (typeof row === 'object' && row !== null && 'amount' in row ? Number(row.amount) : 0), 0);
   };
   const emptyGreetingCache = async () => {
     const bucket = service.storage.from('tts-cache');
@@ -361,7 +362,7 @@ async function main() {
       console.log('\n3. Recording path (no recogniser), from the end of speech');
       const spokenSpan = voicedSpan(spokenQuestion);
       const spokenSeconds = spokenSpan.to - spokenSpan.from;
-      console.log(`run  → transcript  → first audio   uploaded   billed   (spoken ${seconds(spokenSeconds)})`);
+      console.log(`run  → transcript  → first audio   uploaded   spend record   (spoken ${seconds(spokenSeconds)})`);
       const browser = await launch(fakeMicrophoneArgs(silentWav()));
       const latencies: number[] = [];
       const uploadedAll: number[] = [];
@@ -396,13 +397,13 @@ async function main() {
         latencies.push(audio);
         uploadedAll.push(uploaded);
         billedAll.push(billed);
-        console.log(`${pad(String(run + 1), 3)}  ${pad(ms(transcript), 12)}  ${pad(ms(audio), 13)}  ${pad(seconds(uploaded), 9)}  ${pad(seconds(billed), 7)}`);
+        console.log(`${pad(String(run + 1), 3)}  ${pad(ms(transcript), 12)}  ${pad(ms(audio), 13)}  ${pad(seconds(uploaded), 9)}  ${pad(seconds(billed), 13)}`);
         await context.close();
       }
       const value = median(latencies);
       const uploaded = median(uploadedAll);
       console.log(
-        `median: end of speech → first audio ${ms(value)} (budget ${ms(budget.recordingMs)}); uploaded ${seconds(uploaded)}, billed ${seconds(median(billedAll))} for ${seconds(spokenSeconds)} spoken (budget ${seconds(spokenSeconds + budget.extraUploadSeconds)})`,
+        `median: end of speech → first audio ${ms(value)} (budget ${ms(budget.recordingMs)}); uploaded ${seconds(uploaded)} (spend record, whole seconds per upload: ${seconds(median(billedAll))}) for ${seconds(spokenSeconds)} spoken (budget ${seconds(spokenSeconds + budget.extraUploadSeconds)})`,
       );
       check(value <= budget.recordingMs, `recording path: end of speech → first audio ${ms(value)} > ${ms(budget.recordingMs)}`);
       check(uploaded <= spokenSeconds + budget.extraUploadSeconds, `uploaded ${seconds(uploaded)} > spoken ${seconds(spokenSeconds)} + ${String(budget.extraUploadSeconds)} s`);
