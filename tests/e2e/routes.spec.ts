@@ -211,7 +211,7 @@ test('without the stylesheet\'s text (a failed fetch), the app\'s first change s
 test('the admin area keeps other windows out; public pages are opened without a browsing-context-group swap', async ({ request }) => {
   // The operator's session lives in the admin area: Cross-Origin-Opener-Policy cuts every
   // reference another window could hold to it. A public page holds no session, and the policy made
-  // the browser swap browsing-context groups on every arrival (README, Performance).
+  // the browser swap browsing-context groups on every arrival (docs/performance.md).
   expect((await request.get(getHref('adminLogin', 'de'))).headers()['cross-origin-opener-policy']).toBe('same-origin');
   for (const path of ['/', '/produkte/ai-hotlines', '/rechtliches/datenschutz']) {
     const headers = (await request.get(path)).headers();

@@ -2,7 +2,7 @@
  * The functions talk to the database, auth and storage with supabase-js, typed with the project's
  * `Database`. `SUPABASE_URL`, `SUPABASE_ANON_KEY` and `SUPABASE_SERVICE_ROLE_KEY` are set by the
  * platform. The bare specifier `@supabase/supabase-js` resolves to the npm package in Node (the
- * local stack imports the handlers) and through `../deno.json` under Deno (see supabase/README.md).
+ * local stack imports the handlers) and through `../deno.json` under Deno (see docs/functions.md).
  */
 import { createClient, isAuthRetryableFetchError, type SupabaseClient, type WebSocketLikeConstructor } from '@supabase/supabase-js';
 import type { Database } from './database.types.ts';
