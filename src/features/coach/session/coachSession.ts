@@ -493,6 +493,7 @@ export class CoachSession {
     this.listen();
   }
 
+  /** Stops whatever listens: the recogniser, the recorded turn, the quiet count, an early reply. */
   private stopListening(): void {
     this.recognition?.abort();
     this.recognition = null;
@@ -510,25 +511,14 @@ export class CoachSession {
 
   /** Ends a listening session that failed or heard nothing. */
   private listenFailed(error: unknown): void {
-    this.recognition = null;
-    this.turn?.abort();
-    this.turn = null;
-    this.stopQuietCount();
-    this.setRecording(false);
-    this.cancelSpeculation();
+    this.stopListening();
     this.dispatchVoice({ type: 'LISTEN_ERROR', message: recognitionMessage(error) });
   }
 
   /** Hands-free stays on through silence: listening pauses, visibly, until the visitor's voice or a click. */
   private pauseListening(): void {
     if (this.snapshot.voice.status !== 'listening') return;
-    this.recognition?.abort();
-    this.recognition = null;
-    this.turn?.abort();
-    this.turn = null;
-    this.stopQuietCount();
-    this.setRecording(false);
-    this.cancelSpeculation();
+    this.stopListening();
     this.dispatchVoice({ type: 'PAUSE' });
   }
 
