@@ -1,6 +1,6 @@
 /**
  * The live coach's voice input beyond the browser's recogniser: hands-free conversation (listening
- * again by itself, barge-in by voice, the echo guard, the microphone released) and the
+ * again by itself, barge-in by voice, a cough that does not interrupt, the microphone released) and the
  * speech-to-text path for browsers without speech recognition. The microphone and Web Audio are
  * the browser's parts replaced; the detector, the recording and everything of ours run for real.
  */

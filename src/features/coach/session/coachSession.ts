@@ -8,8 +8,9 @@
  *
  * The conversation moves through these phases (the voice button's states in brackets):
  * idle → greeting (speaking) → ready → listening → replying (processing) → speaking → ready …
- * With hands-free on, the session goes from ready to listening by itself, and the visitor's voice
- * interrupts the coach (barge-in). Every effect's late callback checks that its step is still the
+ * With hands-free on, the session goes from ready to listening by itself, the visitor's voice
+ * interrupts the coach (barge-in), and a long quiet spell pauses listening (paused) until the
+ * visitor's voice or a click. Every effect's late callback checks that its step is still the
  * current one; the reducers ignore events that do not fit the current state.
  */
 import { persona } from '../../../config/persona';
