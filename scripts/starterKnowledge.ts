@@ -17,7 +17,7 @@ import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
 import { configFromEnv, loadEnvFiles, LOCAL_SERVICE_ROLE_KEY, repoRoot, type LocalStackConfig } from '../supabase/local/config';
-import { BUCKET } from '../src/services/documentLifecycle';
+import { BUCKET, storedPdfUrl } from '../src/services/documentLifecycle';
 import { extractTextWith } from '../src/services/pdfTextExtraction';
 import type { Database } from '../src/types/database';
 
@@ -70,7 +70,7 @@ export async function addStarterKnowledge(
       .insert({
         title: document.title,
         type: 'PDF',
-        url: supabase.storage.from(BUCKET).getPublicUrl(storagePath).data.publicUrl,
+        url: storedPdfUrl(url, storagePath),
         status: 'PROCESSING',
         file_size: bytes.byteLength,
         storage_path: storagePath,

@@ -86,6 +86,26 @@ export async function beginReprocessing(client: Client, documentId: string): Pro
 }
 
 /** The stored PDF of a document, through the Storage API with the admin's session. */
+/**
+ * The `url` a document row records for its file: the Storage API's authenticated route. The
+ * bucket is private, so the link works only with an admin's token; the admin area opens files
+ * through signed URLs (signedPdfUrl).
+ */
+export function storedPdfUrl(supabaseUrl: string, storagePath: string): string {
+  const path = storagePath.split('/').map(encodeURIComponent).join('/');
+  return `${supabaseUrl.replace(/\/+$/u, '')}/storage/v1/object/authenticated/${BUCKET}/${path}`;
+}
+
+/** How long a link to open a stored PDF works: long enough to open it, too short to pass around. */
+export const SIGNED_URL_SECONDS = 60;
+
+/** A link that opens the stored PDF for SIGNED_URL_SECONDS (Storage checks the caller may read it). */
+export async function signedPdfUrl(client: Client, storagePath: string): Promise<string> {
+  const { data, error } = await client.storage.from(BUCKET).createSignedUrl(storagePath, SIGNED_URL_SECONDS);
+  if (error) throw new DocumentError(documentMessages.load, error.message);
+  return data.signedUrl;
+}
+
 export async function downloadStoredPdf(client: Client, storagePath: string): Promise<Blob> {
   const { data, error } = await client.storage.from(BUCKET).download(storagePath);
   if (error) throw new DocumentError(reprocessFailed, error.message);

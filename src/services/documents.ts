@@ -166,7 +166,7 @@ export async function uploadDocument(file: File, options: UploadOptions = {}): P
 
   const storagePath = storageKeyFor(file.name);
   await putObject(storagePath, file, session.access_token, options);
-  const url = supabase.storage.from(BUCKET).getPublicUrl(storagePath).data.publicUrl;
+  const url = lifecycle.storedPdfUrl(env.VITE_SUPABASE_URL, storagePath);
 
   const { data, error } = await supabase
     .from('documents')
@@ -216,6 +216,8 @@ export async function embedNewPassages(): Promise<void> {
 export const markDocumentFailed = (documentId: string, reason: string) => lifecycle.markDocumentFailed(getSupabase(), documentId, reason);
 /** See documentLifecycle.beginReprocessing. */
 export const beginReprocessing = (documentId: string) => lifecycle.beginReprocessing(getSupabase(), documentId);
+/** See documentLifecycle.signedPdfUrl. */
+export const signedPdfUrl = (storagePath: string) => lifecycle.signedPdfUrl(getSupabase(), storagePath);
 /** See documentLifecycle.downloadStoredPdf. */
 export const downloadStoredPdf = (storagePath: string) => lifecycle.downloadStoredPdf(getSupabase(), storagePath);
 /** See documentLifecycle.deleteDocument: mark, file, row, in an order that leaves nothing unnoticed. */

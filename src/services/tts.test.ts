@@ -53,6 +53,23 @@ describe('openSpeech', () => {
     );
   });
 
+  it("speaks with the browser's voice when the day's spend does not cover the text, and asks again next time", async () => {
+    const paused = 'Der Live-Test ist für heute pausiert. Bitte versuche es morgen wieder.';
+    let post = 0;
+    const requests = installFetch((request) => {
+      if (request.method === 'GET') return available();
+      post += 1;
+      if (post === 1) return jsonResponse(429, { error: { message: paused, code: 'budget_exhausted' } });
+      if (post === 2) return jsonResponse(503, { error: { message: paused, code: 'spend_cap_reached' } });
+      return pcmResponse();
+    });
+    const settings = { stability: 0.25, similarityBoost: 0.75, style: 0.45, useSpeakerBoost: true, speed: 1.2, pitch: 1.1 };
+    expect(await openSpeech('Eins', { voiceSettings: settings })).toEqual({ kind: 'browser', rate: 1.2, pitch: 1.1 });
+    expect(await openSpeech('Zwei', { voiceSettings: settings })).toEqual({ kind: 'browser', rate: 1.2, pitch: 1.1 });
+    expect(await openSpeech('Drei', { voiceSettings: settings })).toMatchObject({ kind: 'pcm' });
+    expect(requests.filter((request) => request.method === 'POST')).toHaveLength(3);
+  });
+
   it('rejects with "API-Fehler: {status}" when the body says nothing', async () => {
     installFetch(() => new Response('kaputt', { status: 500 }));
     await expect(openSpeech('Hallo')).rejects.toThrow(new TtsError('API-Fehler: 500', 'error', 500));

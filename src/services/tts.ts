@@ -94,7 +94,9 @@ async function browserVoice(voiceSettings: VoiceSettings | undefined): Promise<S
  * One text's speech as it arrives: the response's body is the provider's PCM stream, to be played
  * from its first bytes. Without an ElevenLabs key (learnt once, or from a `not_configured` answer)
  * the result asks for the browser's own German voice, with the speed and pitch of the given
- * settings (or of the saved ones). Rejects with TtsError: the function's catalogue message.
+ * settings (or of the saved ones); so it does for a text the day's spend no longer covers (the
+ * character cap of all visitors, or this visitor's budget), asking again for the next one.
+ * Rejects with TtsError: the function's catalogue message.
  */
 export async function openSpeech(text: string, options: StreamOptions = {}): Promise<SpeechSource> {
   const { voiceSettings } = options;
@@ -132,6 +134,7 @@ export async function openSpeech(text: string, options: StreamOptions = {}): Pro
       availability = Promise.resolve(false);
       return browserVoice(voiceSettings);
     }
+    if (error.code === 'spend_cap_reached' || error.code === 'budget_exhausted') return browserVoice(voiceSettings);
     throw error;
   }
   if (!response.body) throw new TtsError(emptyAudioMessage, 'empty_audio', response.status);

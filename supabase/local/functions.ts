@@ -120,8 +120,9 @@ export function createFunctionsService(ctx: StackContext): Service {
       });
       const env: Record<string, string> = {
         ...ctx.config.functionEnv,
-        // Reserved on Supabase: the platform sets these and secrets cannot override them.
-        SUPABASE_URL: incoming.origin,
+        // Reserved on Supabase: the platform sets these and secrets cannot override them. The
+        // stack's own origin, never one taken from the request: the service key goes there.
+        SUPABASE_URL: ctx.origin(),
         SUPABASE_ANON_KEY: ctx.config.anonKey,
         SUPABASE_SERVICE_ROLE_KEY: ctx.config.serviceRoleKey,
       };

@@ -59,16 +59,28 @@ export async function toRequest(req: IncomingMessage, origin: string, maxBodyByt
 
 /**
  * Writes a Fetch API Response to Node, streaming its body (server-sent events included). The
- * gateway's CORS headers are added where the response has none, unless `cors` is false.
+ * gateway's CORS headers are added where the response has none, unless `cors` is false; a page's
+ * `origin` (already allowed) is granted by name, as a list of allowed origins requires.
  */
-export async function sendResponse(res: ServerResponse, response: Response, method: string, { cors = true } = {}): Promise<void> {
+export async function sendResponse(
+  res: ServerResponse,
+  response: Response,
+  method: string,
+  { cors = true, origin = null }: { cors?: boolean; origin?: string | null } = {},
+): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     const existing = headers[name];
     if (existing === undefined) headers[name] = value;
     else headers[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
   });
-  if (cors) for (const [name, value] of Object.entries(corsHeaders)) headers[name.toLowerCase()] ??= value;
+  if (cors) {
+    for (const [name, value] of Object.entries(corsHeaders)) headers[name.toLowerCase()] ??= value;
+    if (origin !== null) {
+      headers['access-control-allow-origin'] = origin;
+      headers.vary = 'Origin';
+    }
+  }
   res.writeHead(response.status, headers);
   if (!response.body || method === 'HEAD') {
     res.end();

@@ -12,7 +12,8 @@ import { createAuthService, ensureUser } from './auth';
 import { isLoopbackHost, type LocalStackConfig } from './config';
 import { openDatabase } from './database';
 import { createFunctionsService } from './functions';
-import { BodyTooLargeError, corsHeaders, json, sendResponse, toRequest } from './http';
+import { BodyTooLargeError, json, sendResponse, toRequest } from './http';
+import { originAllowed } from './origins';
 import { createRealtimeServer, type RealtimeServer } from './realtime';
 import { createRestService } from './rest';
 import { createStorageService } from './storage';
@@ -73,7 +74,9 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
   const tempFiles = config.dataDir === null ? mkdtempSync(join(tmpdir(), 'supabase-local-')) : null;
   const filesDir = tempFiles ?? join(config.dataDir ?? '', 'storage');
   mkdirSync(filesDir, { recursive: true });
-  const ctx: StackContext = { db, config, filesDir };
+  let origin = `http://${config.host}:${String(config.port)}`;
+  // The stack's own address, once it listens: what the functions get as SUPABASE_URL.
+  const ctx: StackContext = { db, config, filesDir, origin: () => origin };
 
   try {
     await ensureUser(ctx, { email: config.adminEmail, password: config.adminPassword, appMetadata: { role: 'admin' } });
@@ -89,25 +92,38 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
     '/functions/v1': createFunctionsService(ctx),
   };
 
-  let origin = `http://${config.host}:${String(config.port)}`;
   const server = createServer((req, res) => {
     void (async () => {
       const method = req.method ?? 'GET';
       let response: Response;
-      // Functions answer CORS themselves, as on Supabase: the stack adds no grant of its own.
-      let functionsAnswer = false;
+      // Functions answer CORS themselves, as on Supabase, and a refused page gets no grant: then
+      // the stack adds none of its own.
+      let noGrant = false;
+      const pageOrigin = req.headers.origin ?? null;
       try {
+        // Only origin-form targets (`/rest/v1/…`): an absolute-form target (`POST http://elsewhere/…`)
+        // would otherwise decide the URL the request is handled under.
+        if (!(req.url ?? '').startsWith('/')) {
+          req.resume();
+          response = json(400, { message: 'Request target must be a path (origin-form)' });
+          await sendResponse(res, response, method, { cors: false });
+          return;
+        }
         const request = await toRequest(req, origin, config.maxBodyBytes);
         const { pathname } = new URL(request.url);
         const prefix = Object.keys(services).find((key) => pathname === key || pathname.startsWith(`${key}/`));
         if (!prefix) {
           response = json(404, { message: 'no Route matched with those values' });
+        } else if (prefix !== '/functions/v1' && !originAllowed(pageOrigin, config.functionEnv)) {
+          // Another site's page gets nothing from REST, auth or storage (functions decide themselves).
+          response = json(403, { message: 'Origin not allowed' }, { vary: 'Origin' });
+          noGrant = true;
         } else if (method === 'OPTIONS' && prefix !== '/functions/v1') {
           // The gateway answers preflights; functions answer their own, as on Supabase.
-          response = new Response(null, { status: 204, headers: corsHeaders });
+          response = new Response(null, { status: 204 });
         } else {
           const service = services[prefix];
-          functionsAnswer = prefix === '/functions/v1';
+          noGrant = prefix === '/functions/v1';
           response = service
             ? await service.handle(request, pathname.slice(prefix.length) || '/')
             : json(404, { message: 'no Route matched with those values' });
@@ -121,7 +137,7 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
         }
       }
       try {
-        await sendResponse(res, response, method, { cors: !functionsAnswer });
+        await sendResponse(res, response, method, { cors: !noGrant, origin: pageOrigin });
       } catch {
         res.destroy();
       }
@@ -131,7 +147,7 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
   let realtime: RealtimeServer | null = null;
   try {
     const port = await listen(server, config.port, config.host);
-    origin = `http://${config.host}:${String(port)}`;
+    origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${String(port)}`;
     realtime = await createRealtimeServer(ctx, server);
     const stack: LocalStack = {
       url: origin,

@@ -7,6 +7,8 @@ export interface StackContext {
   readonly config: LocalStackConfig;
   /** Folder for stored objects (storage bytes); a temp folder when the stack runs in memory. */
   readonly filesDir: string;
+  /** The stack's own origin (`http://127.0.0.1:<port>`), known once it listens. */
+  readonly origin: () => string;
 }
 
 /** One API of the stack (auth, rest, storage, functions): a Fetch-style handler below its prefix. */

@@ -28,7 +28,7 @@ async function snapshot(db: PGlite) {
       where table_schema in ('public', 'auth', 'storage') order by 1`,
   );
   const voice = await db.query<{ count: number }>('select count(*)::int as count from public.voice_configs');
-  const buckets = await db.query('select id, public, file_size_limit, allowed_mime_types from storage.buckets');
+  const buckets = await db.query('select id, public, file_size_limit, allowed_mime_types from storage.buckets order by id');
   return { tables: tables.rows.map((row) => row.name), voiceConfigs: voice.rows[0]?.count, buckets: buckets.rows };
 }
 
@@ -55,7 +55,7 @@ describe('setting up the local database', () => {
       expect(await snapshot(persisted.db)).toEqual(state);
       expect(state.voiceConfigs).toBe(1);
       expect(state.buckets).toEqual([
-        { id: 'document-uploads', public: true, file_size_limit: 20971520, allowed_mime_types: ['application/pdf'] },
+        { id: 'document-uploads', public: false, file_size_limit: 20971520, allowed_mime_types: ['application/pdf'] },
         { id: 'tts-cache', public: false, file_size_limit: 10485760, allowed_mime_types: ['audio/mpeg', 'audio/pcm'] },
       ]);
       expect(state.tables).toEqual(

@@ -178,7 +178,7 @@ const tableCases: Case[] = [
   },
   // conversations: written by the coach function (service role); admins read
   // The guard's counters: no role but the service role (the functions) reaches them.
-  ...(['request_counts', 'active_streams', 'daily_spend'] as const).flatMap((table): Case[] => [
+  ...(['request_counts', 'active_streams', 'daily_spend', 'client_spend', 'spend_reservations'] as const).flatMap((table): Case[] => [
     {
       name: `${table}: select`,
       sql: `select count(*) from public.${table}`,
@@ -380,6 +380,21 @@ describe('guards that keep the matrix complete', () => {
     expect(found).toEqual(['forgotten']);
   });
 
+  it('knowledge PDFs: a visitor or a signed-in non-admin cannot read one, an admin can', async () => {
+    // A public bucket is served by Storage without consulting any policy, so it must be private.
+    const bucket = await db.query<{ public: boolean }>(`select public from storage.buckets where id = 'document-uploads'`);
+    expect(bucket.rows).toEqual([{ public: false }]);
+    const read = `select name from storage.objects where bucket_id = 'document-uploads'`;
+    for (const [actor, visible] of [
+      [actors.anon, 0],
+      [actors.member, 0],
+      [actors.admin, 1],
+    ] as const) {
+      const outcome = await attempt(db, actor, read);
+      expect(outcome, actor.name).toMatchObject({ ok: true, rows: Array.from({ length: visible }, () => ({ name: '1700000000000-leitfaden.pdf' })) });
+    }
+  });
+
   it('every table in public is covered by the matrix', async () => {
     const tables = await db.query<{ relname: string }>(
       `select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -397,6 +412,26 @@ describe('guards that keep the matrix complete', () => {
     );
     expect(result.rows.map((row) => row.proname)).toEqual(['is_admin']);
   });
+
+  it.each(['anon', 'authenticated'])(
+    'no security definer function is executable by %s (splinter: 0028/0029 *_security_definer_function_executable)',
+    async (role) => {
+      // Splinter's query, over the schemas it checks; supabase_local is the local stand-in's own
+      // bookkeeping (its change-capture trigger), which no Supabase project has.
+      const result = await db.query<{ name: string }>(
+        `select n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as name
+           from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+          where p.prosecdef and has_function_privilege($1, p.oid, 'EXECUTE')
+            and n.nspname not in ('_timescaledb_cache', '_timescaledb_catalog', '_timescaledb_config', '_timescaledb_internal',
+              'auth', 'cron', 'extensions', 'graphql', 'graphql_public', 'information_schema', 'net', 'pgmq', 'pgroonga',
+              'pgsodium', 'pgsodium_masks', 'pgtle', 'pgbouncer', 'pg_catalog', 'realtime', 'repack', 'storage',
+              'supabase_functions', 'supabase_migrations', 'tiger', 'topology', 'vault', 'supabase_local')
+          order by 1`,
+        [role],
+      );
+      expect(result.rows.map((row) => row.name)).toEqual([]);
+    },
+  );
 
   it('security definer functions pin an empty search_path', async () => {
     const result = await db.query<{ proname: string; proconfig: string[] | null }>(

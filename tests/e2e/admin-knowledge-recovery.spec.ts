@@ -8,10 +8,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { storedPdfUrl } from '../../src/services/documentLifecycle';
 import type { Database } from '../../src/types/database';
 import { knowledgePhrases } from '../fixtures/pdf/knowledgeText';
 import { fixtureBytes } from '../fixtures/pdf/write';
-import { KNOWLEDGE_TAB, adminFailure, documentRow as row, expect, removeDocuments, test, text, uniqueName as unique, uploadPdfs } from './admin';
+import { KNOWLEDGE_TAB, adminFailure, documentRow as row, expect, fileStored, removeDocuments, test, text, uniqueName as unique, uploadPdfs } from './admin';
+import { stackUrl } from './env';
 
 const pdfs = fixtureBytes();
 const BUCKET = 'document-uploads';
@@ -22,13 +24,13 @@ async function leftBehind(
   service: SupabaseClient<Database>,
   title: string,
   fields: { minutesAgo: number; status?: 'PROCESSING' | 'ERROR' },
-): Promise<{ id: string; url: string }> {
+): Promise<{ id: string; url: string; storagePath: string }> {
   const storagePath = `${String(Date.now())}-${title}`;
   const stored = await service.storage.from(BUCKET).upload(storagePath, new Blob([new Uint8Array(pdfs.knowledge)], { type: 'application/pdf' }), {
     contentType: 'application/pdf',
   });
   if (stored.error) throw stored.error;
-  const url = service.storage.from(BUCKET).getPublicUrl(storagePath).data.publicUrl;
+  const url = storedPdfUrl(stackUrl, storagePath);
   const status = fields.status ?? 'PROCESSING';
   const { data, error } = await service
     .from('documents')
@@ -45,7 +47,7 @@ async function leftBehind(
     .select('id')
     .single();
   if (error) throw error;
-  return { id: data.id, url };
+  return { id: data.id, url, storagePath };
 }
 
 async function useLanguage(page: Page, lang: 'de' | 'en') {
@@ -153,7 +155,7 @@ test.describe('documents never hang', () => {
     // Nothing is lost or orphaned: the row is marked and its file is still there.
     const { data: marked } = await service.from('documents').select('deleting_since').eq('id', document.id).single();
     expect(marked?.deleting_since).not.toBeNull();
-    expect((await fetch(document.url)).ok).toBe(true);
+    expect(await fileStored(service, document.storagePath)).toBe(true);
 
     await page.unroute('**/storage/v1/object/document-uploads');
     await deleteButton.click();
@@ -161,7 +163,7 @@ test.describe('documents never hang', () => {
     await expect(item).toHaveCount(0);
     const { data: gone } = await service.from('documents').select('id').eq('id', document.id);
     expect(gone).toEqual([]);
-    expect((await fetch(document.url)).ok).toBe(false);
+    expect(await fileStored(service, document.storagePath)).toBe(false);
   });
 
   test('undoing an upload while its text is being processed leaves no error and no document', async ({ page, service, consoleProblems }, testInfo) => {
@@ -184,7 +186,7 @@ test.describe('documents never hang', () => {
     const item = row(page, name);
     await expect(item).toHaveAttribute('data-status', 'PROCESSING');
     await expect.poll(() => ingestHeld).toBe(true);
-    const { data: stored } = await service.from('documents').select('url').eq('title', name).single();
+    const { data: stored } = await service.from('documents').select('storage_path').eq('title', name).single();
 
     await page.locator('.filepond--root').getByRole('button', { name: text('de', 'admin:knowledge.pond.remove') }).click();
     await expect(item).toHaveCount(0);
@@ -194,7 +196,48 @@ test.describe('documents never hang', () => {
 
     const { data } = await service.from('documents').select('id').eq('title', name);
     expect(data).toEqual([]);
-    expect((await fetch(stored?.url ?? 'http://127.0.0.1:1/')).ok).toBe(false);
+    expect(await fileStored(service, stored?.storage_path)).toBe(false);
     await expect(item).toHaveCount(0);
+  });
+
+  test("a document's title opens its PDF through a signed URL; the public route serves nothing of it", async ({ page, service }, testInfo) => {
+    const name = track(unique('oeffnen', testInfo.testId));
+    const document = await leftBehind(service, name, { minutesAgo: 1 });
+    const publicUrl = document.url.replace('/object/authenticated/', '/object/public/');
+    expect((await fetch(publicUrl)).status).toBe(400);
+    expect((await fetch(document.url)).ok).toBe(false);
+
+    // The PDF's tab asks the storage host for a favicon, which the Storage API does not have.
+    await page.context().route(`${stackUrl}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
+    await page.goto(KNOWLEDGE_TAB);
+    const item = row(page, name);
+    const signed = page.context().waitForEvent('request', (request) => request.method() === 'GET' && request.url().includes('/storage/v1/object/sign/document-uploads/'));
+    const popup = page.waitForEvent('popup');
+    await item.getByRole('link', { name }).click();
+    const opened = await signed;
+    expect(opened.url()).toMatch(new RegExp(`/storage/v1/object/sign/document-uploads/${document.storagePath}\\?token=`, 'u'));
+    // The link works without any token of the admin's, for whoever holds it, until it expires.
+    const file = await fetch(opened.url());
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array(pdfs.knowledge));
+    await (await popup).close();
+    await page.screenshot({ path: testInfo.outputPath('document-list.png'), fullPage: true });
+  });
+
+  test('a PDF that cannot be signed says so in its row and closes the empty tab', async ({ page, service, consoleProblems }, testInfo) => {
+    const name = track(unique('signieren', testInfo.testId));
+    await leftBehind(service, name, { minutesAgo: 1 });
+    await page.goto(KNOWLEDGE_TAB);
+    const item = row(page, name);
+    consoleProblems.allow(/Failed to load resource: the server responded with a status of 400/);
+    consoleProblems.allow(adminFailure('opening the file failed'));
+    await page.route('**/storage/v1/object/sign/document-uploads/**', (route) =>
+      route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ statusCode: '404', error: 'not_found', message: 'Object not found' }) }),
+    );
+    const failedTab = page.waitForEvent('popup');
+    await item.getByRole('link', { name }).click();
+    await expect(item).toContainText(text('de', 'admin:knowledge.openFailed'));
+    await expect.poll(async () => (await failedTab).isClosed()).toBe(true);
+    await item.screenshot({ path: testInfo.outputPath('document-open-failed.png') });
   });
 });

@@ -1,7 +1,6 @@
 import { fixtureBytes } from '../fixtures/pdf/write';
 import { knowledgePhrases } from '../fixtures/pdf/knowledgeText';
-import { KNOWLEDGE_TAB, adminFailure, documentRow as row, expect, test, text, uniqueName as unique, uploadPdfs } from './admin';
-import { stackUrl } from './env';
+import { KNOWLEDGE_TAB, adminFailure, documentRow as row, expect, fileStored, test, text, uniqueName as unique, uploadPdfs } from './admin';
 
 const pdfs = fixtureBytes();
 test.describe('knowledge base', () => {
@@ -58,7 +57,7 @@ test.describe('knowledge base', () => {
     expect(orphanPassages).toEqual([]);
     // The row leaves the list with the realtime DELETE, which can come before the app has removed
     // the stored file (the next step of the same delete): wait for that step, not for the row.
-    await expect.poll(async () => (await fetch(stored?.url ?? `${stackUrl}/nothing`)).ok).toBe(false);
+    await expect.poll(() => fileStored(service, stored?.storage_path)).toBe(false);
   });
 
   test('image-only, encrypted and broken PDFs end as ERROR with their reason on hover and focus', async ({ page }, testInfo) => {
@@ -122,13 +121,14 @@ test.describe('knowledge base', () => {
     // then finds no document: admin-knowledge-recovery.spec.ts), and under load the row can appear
     // long before processing ends.
     await expect(row(page, name)).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
-    const { data: stored } = await service.from('documents').select('url').eq('title', name).single();
+    const { data: stored } = await service.from('documents').select('storage_path').eq('title', name).single();
+    expect(await fileStored(service, stored?.storage_path)).toBe(true);
     // Once uploaded, the widget's remove button undoes the upload (FilePond's revert).
     await page.locator('.filepond--root').getByRole('button', { name: text('de', 'admin:knowledge.pond.remove') }).click();
     await expect(row(page, name)).toHaveCount(0);
     const { data } = await service.from('documents').select('id').eq('title', name);
     expect(data).toEqual([]);
-    expect((await fetch(stored?.url ?? `${stackUrl}/nothing`)).ok).toBe(false);
+    expect(await fileStored(service, stored?.storage_path)).toBe(false);
   });
 
   test('a second admin browser sees the upload appear, change status and disappear without reloading', async ({ page, browser, loginAsAdmin }, testInfo) => {

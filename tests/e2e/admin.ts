@@ -109,6 +109,13 @@ export async function removeDocuments(service: SupabaseClient<Database>, titles:
 }
 
 /** A document's entry in 'Dokumentenverwaltung'. */
+/** Whether a document's file is stored (the bucket is private: the service role looks). */
+export async function fileStored(service: SupabaseClient<Database>, storagePath: string | null | undefined): Promise<boolean> {
+  if (!storagePath) return false;
+  const { data } = await service.storage.from('document-uploads').download(storagePath);
+  return data !== null;
+}
+
 export const documentRow = (page: Page, title: string) => page.locator('li[data-document-id]', { hasText: title });
 
 /** A file name no other test uses, so parallel tests sharing the database do not see each other's rows. */

@@ -336,7 +336,7 @@ describe('admin API', () => {
 
 describe('ensureUser', () => {
   it('is idempotent: keeps the password and adds missing app_metadata', async () => {
-    const ctx = { db: harness.stack.db, config: harness.stack.config, filesDir: '' };
+    const ctx = { db: harness.stack.db, config: harness.stack.config, filesDir: '', origin: () => harness.url };
     const email = 'seeded@example.com';
     const id = await ensureUser(ctx, { email, password: 'first-password', appMetadata: {} });
     expect(await ensureUser(ctx, { email, password: 'second-password', appMetadata: { role: 'admin' } })).toBe(id);

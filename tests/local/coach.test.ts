@@ -294,6 +294,8 @@ describe('with a language model', () => {
   it('counts every message of a session, also when several arrive at once', async () => {
     const env = harness.stack.config.functionEnv;
     env.COACH_CONCURRENT_LIMIT = '100';
+    // Nine answers at once reserve more than one client's daily budget of model tokens.
+    env.CLIENT_BUDGET_PERCENT = '100';
     try {
       const first = await ask(harness, question('Hallo'));
       const id = first.headers.get('x-conversation-id') ?? '';
@@ -301,6 +303,7 @@ describe('with a language model', () => {
       expect((await conversation(harness, id)).message_count).toBe(9);
     } finally {
       Reflect.deleteProperty(env, 'COACH_CONCURRENT_LIMIT');
+      Reflect.deleteProperty(env, 'CLIENT_BUDGET_PERCENT');
     }
   });
 

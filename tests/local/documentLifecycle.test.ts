@@ -18,6 +18,7 @@ import {
   downloadStoredPdf,
   ingestDocumentText,
   revertUpload,
+  storedPdfUrl,
 } from '../../src/services/documentLifecycle';
 import { extractTextWith } from '../../src/services/pdfTextExtraction';
 import type { Database } from '../../src/types/database';
@@ -89,7 +90,7 @@ async function storedDocument(
     upsert: false,
   });
   if (uploaded.error) throw uploaded.error;
-  const url = admin.storage.from(BUCKET).getPublicUrl(storagePath).data.publicUrl;
+  const url = storedPdfUrl(harness.url, storagePath);
   const startedAt = new Date(Date.now() - (fields.processingMinutesAgo ?? 0) * 60_000).toISOString();
   const status = fields.status ?? 'PROCESSING';
   const { data, error } = await service
@@ -116,15 +117,15 @@ async function completedDocument() {
 }
 
 /** What is left of a document: its row (with the delete mark), passages and stored file. */
-async function leftOf(document: { id: string; url: string }) {
+async function leftOf(document: { id: string; storagePath: string }) {
   const row = await service.from('documents').select('status, deleting_since').eq('id', document.id).maybeSingle();
   const passages = await service.from('document_chunks').select('id', { count: 'exact', head: true }).eq('document_id', document.id);
-  const file = await fetch(document.url);
-  await file.body?.cancel();
+  // The bucket is private: the service role looks for the file.
+  const file = await service.storage.from(BUCKET).download(document.storagePath);
   return {
     row: row.data === null ? null : { status: row.data.status, marked: row.data.deleting_since !== null },
     passages: passages.count ?? -1,
-    file: file.ok,
+    file: file.data !== null,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
+import { embeddingTokens } from '../fixtures/fakeProviders/fakeEmbeddings';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { ADMIN, addCompletedDocument, startHarness, type Harness } from './harness';
 
@@ -86,14 +87,32 @@ describe('embed function', () => {
     expect(await (await embed('GET')).json()).toEqual({ enabled: true, embedded: 0, pending: 2 });
   });
 
+  it('embeds nothing once the day\'s model cap is reached: embeddings are billed in model tokens', async () => {
+    const env = harness.stack.config.functionEnv;
+    env.SPEND_CAP_MODEL_TOKENS = '10';
+    const before = fake.embeddings().length;
+    try {
+      const response = await embed('POST');
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('spend_cap_reached');
+    } finally {
+      Reflect.deleteProperty(env, 'SPEND_CAP_MODEL_TOKENS');
+    }
+    expect(fake.embeddings()).toHaveLength(before);
+  });
+
   it('embeds the passages waiting for an embedding, in one batch request with the key', async () => {
     const before = fake.embeddings().length;
+    const spent = async () => ((await harness.service().rpc('usage_today')).data as { modelTokens: number }).modelTokens;
+    const tokensBefore = await spent();
     const response = await embed('POST');
     expect(await response.json()).toEqual({ enabled: true, embedded: 2, pending: 0 });
     const requests = fake.embeddings().slice(before);
     expect(requests).toHaveLength(1);
     expect(requests[0]?.apiKeyMatches).toBe(true);
     expect(requests[0]?.body).toMatchObject({ model: 'text-embedding-3-small', input: expect.arrayContaining([ALCOHOL, NAP]) as unknown });
+    // Counted in the day's model tokens as OpenAI reports them.
+    expect((await spent()) - tokensBefore).toBe(embeddingTokens([ALCOHOL, NAP]));
     expect(await (await embed('POST')).json()).toEqual({ enabled: true, embedded: 0, pending: 0 });
   });
 });

@@ -4,11 +4,12 @@
  * Distinct clients are distinct loopback source addresses (127.0.0.x), as distinct machines are
  * behind the gateway. The providers are the fake OpenAI and ElevenLabs servers.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { originAllowed } from '../../supabase/functions/_shared/cors';
 import { clientIdentity, guardMessages, UNKNOWN_CLIENT } from '../../supabase/functions/_shared/guard';
 import { configFromEnv, isLoopbackHost, LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
+import { embeddingTokens } from '../fixtures/fakeProviders/fakeEmbeddings';
 import { DEFAULT_REPLY, startFakeOpenAI, tokenize, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { ADMIN, clientAt as harnessClientAt, startHarness, type Harness } from './harness';
 
@@ -36,9 +37,9 @@ function coach(harness: Harness, body: unknown, options: { from?: typeof fetch; 
   });
 }
 
+/** Today's spend as the system-settings function reads it (with the service role). */
 async function usageToday(harness: Harness): Promise<{ modelTokens: number; ttsCharacters: number; sttSeconds: number }> {
-  const admin = await harness.signedIn(ADMIN.email, ADMIN.password);
-  const { data, error } = await admin.rpc('usage_today');
+  const { data, error } = await harness.service().rpc('usage_today');
   if (error) throw error;
   return data as { modelTokens: number; ttsCharacters: number; sttSeconds: number };
 }
@@ -52,8 +53,19 @@ describe('client identity', () => {
 
   it('is the right-most X-Forwarded-For entry (the one the gateway appended), or the configured header', () => {
     expect(clientIdentity(request({ 'x-forwarded-for': '10.0.7.1, 203.0.113.9' }), {})).toBe('203.0.113.9');
-    expect(clientIdentity(request({ 'x-forwarded-for': '2001:DB8::1' }), {})).toBe('2001:db8::1');
+    expect(clientIdentity(request({ 'x-forwarded-for': '203.0.113.9:52044' }), {})).toBe('203.0.113.9');
     expect(clientIdentity(request({ 'x-forwarded-for': '10.0.0.1', 'cf-connecting-ip': '198.51.100.3' }), { CLIENT_IP_HEADER: 'CF-Connecting-IP' })).toBe('198.51.100.3');
+  });
+
+  it('is the /64 of an IPv6 address, however it is written, and the IPv4 address of a mapped one', () => {
+    const key = '2001:db8:7:9::/64';
+    for (const address of ['2001:DB8:7:9::1', '2001:db8:7:9:ffff:1:2:3', '2001:0db8:0007:0009:0:0:0:1', '[2001:db8:7:9::abcd]:443', '2001:db8:7:9::1%eth0']) {
+      expect(clientIdentity(request({ 'x-forwarded-for': `10.0.0.1, ${address}` }), {})).toBe(key);
+    }
+    expect(clientIdentity(request({ 'x-forwarded-for': '2001:db8:7:a::1' }), {})).toBe('2001:db8:7:a::/64');
+    expect(clientIdentity(request({ 'x-forwarded-for': '::ffff:198.51.100.7' }), {})).toBe('198.51.100.7');
+    expect(clientIdentity(request({ 'x-forwarded-for': '1::2::3' }), {})).toBe(UNKNOWN_CLIENT);
+    expect(clientIdentity(request({ 'x-forwarded-for': '256.1.1.1' }), {})).toBe(UNKNOWN_CLIENT);
   });
 
   it('puts requests without a usable address into one shared bucket', () => {
@@ -151,7 +163,14 @@ describe('per-client limits shared in Postgres', () => {
     const usage = await anon.rpc('usage_today');
     expect(usage.error).not.toBeNull();
     const member = await harness.user('member@example.com');
-    expect((await member.rpc('usage_today')).error).not.toBeNull();
+    for (const caller of [anon, member, await harness.signedIn(ADMIN.email, ADMIN.password)]) {
+      // Admins read the usage through the system-settings function, never the database directly.
+      expect((await caller.rpc('usage_today')).error?.code).toBe('42501');
+      const reserved = await caller.rpc('reserve_spend' as never, { p_client: 'x', p_kind: 'model_tokens', p_amount: 1, p_cap: 10, p_budget: 10 } as never);
+      expect(reserved.error).not.toBeNull();
+      const settled = await caller.rpc('settle_spend' as never, { p_reservation: '00000000-0000-4000-8000-000000000000', p_amount: 0 } as never);
+      expect(settled.error).not.toBeNull();
+    }
   });
 });
 
@@ -171,7 +190,9 @@ describe('concurrent streams and the spend cap', () => {
         ELEVENLABS_VOICE_ID: 'guard-test-voice',
         COACH_CONCURRENT_LIMIT: '1',
         SPEND_CAP_MODEL_TOKENS: String(MODEL_TOKEN_CAP),
-        SPEND_CAP_TTS_CHARACTERS: '20',
+        SPEND_CAP_TTS_CHARACTERS: '45',
+        // These tests are about the caps of all clients together: a client may spend all of them.
+        CLIENT_BUDGET_PERCENT: '100',
       },
     });
   });
@@ -216,8 +237,10 @@ describe('concurrent streams and the spend cap', () => {
     // What the fake model reported for this request: its prompt and reply in word-sized tokens.
     const body = fake.requests()[0]?.body as { messages: unknown[] };
     const reported = tokenize(body.messages.map((message) => JSON.stringify(message)).join(' ')).length + tokenize(DEFAULT_REPLY).length;
+    // The question's embedding (asked while the full-text search runs) is billed in model tokens too.
+    const embedded = embeddingTokens(fake.embeddings().flatMap((request) => (request.body as { input: string[] }).input));
     const after = await usageToday(harness);
-    expect(after.modelTokens - before.modelTokens).toBe(reported);
+    expect(after.modelTokens - before.modelTokens).toBe(reported + embedded);
 
     // The rest of the day's budget is spent elsewhere; the next question costs nothing and says so.
     const { error } = await harness.service().rpc('record_spend' as never, { p_kind: 'model_tokens', p_amount: MODEL_TOKEN_CAP } as never);
@@ -235,7 +258,7 @@ describe('concurrent streams and the spend cap', () => {
     expect(events).toContain('"model":"paused-for-today"');
     expect(events).toContain('"content":" pausiert."');
     expect(fake.requests()).toHaveLength(0);
-    // The knowledge search starts while a request is admitted, but the embedding (money) waits.
+    // A refused question is neither searched nor embedded.
     expect(JSON.stringify(fake.embeddings().map((request) => request.body))).not.toContain('Lampenfieber');
     expect((await usageToday(harness)).modelTokens).toBe(after.modelTokens + MODEL_TOKEN_CAP);
   });
@@ -252,10 +275,256 @@ describe('concurrent streams and the spend cap', () => {
     await spoken.arrayBuffer();
     expect((await usageToday(harness)).ttsCharacters).toBe('Hallo, schön dass du da bist.'.length);
 
+    // The next synthesis reserves its body's size (25 bytes): 29 + 25 is more than the cap of 45.
     const refused = await tts('Noch ein Satz.');
     expect(refused.status).toBe(503);
     expect(await refused.json()).toEqual({ error: { message: guardMessages.paused, code: 'spend_cap_reached' } });
     expect(voice.requests()).toHaveLength(1);
+  });
+});
+
+describe('budgets, reservations and what is counted', () => {
+  let fake: FakeOpenAI;
+  let voice: FakeElevenLabs;
+  let harness: Harness;
+  /** The stack hands the functions this object's current contents on every request. */
+  const env: Record<string, string> = {};
+  let base: Record<string, string> = {};
+
+  const tts = (from: typeof fetch, text: string) =>
+    from(`${harness.url}/functions/v1/tts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${LOCAL_ANON_KEY}`, apikey: LOCAL_ANON_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+    });
+
+  /** What one client has spent today, as the guard counts it. */
+  async function clientSpend(client: string, kind: string): Promise<number> {
+    const { rows } = await harness.stack.db.query<{ amount: string }>(
+      `select amount::text from public.client_spend where day = public.spend_day() and client = $1 and kind = $2`,
+      [client, kind],
+    );
+    return Number(rows[0]?.amount ?? 0);
+  }
+
+  beforeAll(async () => {
+    [fake, voice] = await Promise.all([startFakeOpenAI(), startFakeElevenLabs()]);
+    base = {
+      OPENAI_API_KEY: 'sk-budget-test-0123456789abcdef',
+      OPENAI_BASE_URL: fake.url,
+      ELEVENLABS_API_KEY: 'el-budget-test-0123456789abcdef',
+      ELEVENLABS_BASE_URL: voice.url,
+      ELEVENLABS_VOICE_ID: 'budget-test-voice',
+    };
+    harness = await startHarness({ functionEnv: env });
+  });
+
+  beforeEach(async () => {
+    for (const key of Object.keys(env)) Reflect.deleteProperty(env, key);
+    Object.assign(env, base);
+    fake.reset();
+    voice.reset();
+    voice.control.realTimeFactor = 0;
+    voice.control.durationSeconds = 0.2;
+    await harness.stack.db.exec('delete from public.daily_spend; delete from public.client_spend; delete from public.spend_reservations; delete from public.request_counts; delete from public.active_streams;');
+  });
+
+  afterAll(async () => {
+    await harness.close();
+    await Promise.all([fake.close(), voice.close()]);
+  });
+
+  it('stops one client at its budget (5 % of each cap) while everyone else goes on being served', async () => {
+    Object.assign(env, { SPEND_CAP_TTS_CHARACTERS: '10000', SPEND_CAP_MODEL_TOKENS: '300000', COACH_RATE_LIMIT: '100', TTS_RATE_LIMIT: '100' });
+    const a = clientAt('127.0.0.31');
+    const b = clientAt('127.0.0.32');
+    const sentence = 'Atme ruhig ein und langsam wieder aus. '.repeat(8).trim();
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const response = await tts(a, sentence);
+      statuses.push(response.status);
+      if (response.status !== 200) expect(await response.json()).toEqual({ error: { message: guardMessages.paused, code: 'budget_exhausted' } });
+      else await response.arrayBuffer();
+    }
+    // 500 characters a day for a client: one synthesis of 311, then the next one no longer fits.
+    expect(statuses).toEqual([200, 429, 429, 429, 429]);
+    expect(await clientSpend('127.0.0.31', 'tts_characters')).toBe(sentence.length);
+    expect((await tts(b, sentence)).status).toBe(200);
+
+    // The coach: long questions until A's budget of 15,000 tokens no longer holds one more, then
+    // the paused answer, for A only.
+    const long = { messages: [{ role: 'user', content: 'Ich bin gestresst und kann abends nicht abschalten. '.repeat(38) }] };
+    const modes: string[] = [];
+    for (let attempt = 0; attempt < 10 && !modes.includes('paused'); attempt += 1) {
+      const response = await coach(harness, long, { from: a });
+      modes.push(response.headers.get('x-coach-mode') ?? String(response.status));
+      await response.text();
+    }
+    expect(modes.at(-1)).toBe('paused');
+    expect(modes.filter((mode) => mode === 'model').length).toBeGreaterThan(0);
+    expect(await clientSpend('127.0.0.31', 'model_tokens')).toBeLessThanOrEqual(15_000);
+    const answered = await coach(harness, question, { from: b });
+    expect(answered.headers.get('x-coach-mode')).toBe('model');
+    await answered.text();
+  });
+
+  it('reserves before spending: a burst of one client never passes the cap', async () => {
+    Object.assign(env, { SPEND_CAP_TTS_CHARACTERS: '5000', CLIENT_BUDGET_PERCENT: '100', TTS_CONCURRENT_LIMIT: '50', TTS_RATE_LIMIT: '100' });
+    const from = clientAt('127.0.0.33');
+    const text = 'x'.repeat(1000);
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const response = await tts(from, text);
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    expect(voice.requests().length).toBeLessThanOrEqual(4);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(voice.requests().length);
+    expect((await usageToday(harness)).ttsCharacters).toBeLessThanOrEqual(5000);
+  });
+
+  it('holds a tts slot per synthesis until its audio has streamed (TTS_CONCURRENT_LIMIT)', async () => {
+    Object.assign(env, { TTS_CONCURRENT_LIMIT: '1' });
+    voice.control.realTimeFactor = 1;
+    voice.control.durationSeconds = 1;
+    const from = clientAt('127.0.0.34');
+    const first = await tts(from, 'Der erste Satz.');
+    expect(first.status).toBe(200);
+    const second = await tts(from, 'Der zweite Satz.');
+    expect(second.status).toBe(429);
+    expect(await second.json()).toEqual({ error: { message: guardMessages.concurrent, code: 'too_many_streams' } });
+    await first.arrayBuffer();
+    voice.control.realTimeFactor = 0;
+    const third = await tts(from, 'Der dritte Satz.');
+    expect(third.status).toBe(200);
+    await third.arrayBuffer();
+  });
+
+  it('counts the upper bound of a cut reply: one token per UTF-8 byte of the prompt, max_tokens and the embedding', async () => {
+    // Five sentences: the coach stops reading after the fourth, before the usage report arrives.
+    fake.control.reply = 'Atme ein. Halte kurz inne. Atme aus. Wiederhole das. Schlaf gut.';
+    fake.control.embeddingMs = 5000;
+    const chinese = '请问我怎样才能在工作压力很大的时候更好地入睡呢？';
+    const response = await coach(harness, { messages: [{ role: 'user', content: chinese }], stream: true }, { from: clientAt('127.0.0.35') });
+    await response.text();
+    const sent = fake.requests()[0]?.body as { messages: { content: string }[]; max_tokens: number };
+    const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+    const prompt = sent.messages.reduce((sum, message) => sum + bytes(message.content) + 4, 3);
+    // The embedding was asked for and cut short (not needed): billed at its bound.
+    expect(await clientSpend('127.0.0.35', 'model_tokens')).toBe(prompt + sent.max_tokens + bytes(chinese));
+  });
+
+  it('counts a question in a conversation only once it got an answer', async () => {
+    const conversations = async () => (await harness.stack.db.query<{ n: number }>('select count(*)::int as n from public.conversations')).rows[0]?.n ?? -1;
+    const before = await conversations();
+    const from = clientAt('127.0.0.36');
+    fake.control.failure = 'http500';
+    expect((await coach(harness, question, { from })).status).toBe(502);
+    fake.control.failure = 'empty';
+    await (await coach(harness, { ...question, stream: true }, { from })).text();
+    fake.control.failure = null;
+    Object.assign(env, { SPEND_CAP_MODEL_TOKENS: '1' });
+    expect((await coach(harness, question, { from })).headers.get('x-coach-mode')).toBe('paused');
+    expect(await conversations()).toBe(before);
+
+    Reflect.deleteProperty(env, 'SPEND_CAP_MODEL_TOKENS');
+    const answered = await coach(harness, question, { from });
+    const id = answered.headers.get('x-conversation-id');
+    await answered.text();
+    expect(await conversations()).toBe(before + 1);
+    const again = await coach(harness, question, { from, headers: { 'x-conversation-id': id ?? '' } });
+    await again.text();
+    expect((await harness.stack.db.query('select message_count from public.conversations where id = $1', [id])).rows).toEqual([{ message_count: 2 }]);
+  });
+
+  it('refuses a body over 64 KB before reading it, declared or not', async () => {
+    const big = JSON.stringify({ messages: [{ role: 'user', content: 'x'.repeat(70_000) }], text: 'y'.repeat(70_000) });
+    for (const path of ['coach/chat/completions', 'tts']) {
+      const declared = await fetch(`${harness.url}/functions/v1/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${LOCAL_ANON_KEY}`, 'content-type': 'application/json' },
+        body: big,
+      });
+      expect(declared.status, path).toBe(413);
+      expect(((await declared.json()) as { error: { code: string } }).error.code).toBe('too_large');
+    }
+    // Without Content-Length (chunked), the function stops reading at the cap. (Its admission
+    // reserves as for the largest body, which this client's budget here allows.)
+    const handle = (await import('../../supabase/functions/coach/handler')).handle;
+    const chunks = [new TextEncoder().encode(big)];
+    const chunked = new Request('http://function.test/coach/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.70' },
+      body: new ReadableStream({
+        pull: (controller) => {
+          const next = chunks.shift();
+          if (next) controller.enqueue(next);
+          else controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    const answer = await handle(chunked, { ...env, CLIENT_BUDGET_PERCENT: '100', SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY });
+    expect(answer.status).toBe(413);
+    expect(fake.requests()).toHaveLength(0);
+    expect(voice.requests()).toHaveLength(0);
+    expect((await usageToday(harness)).modelTokens).toBe(0);
+  });
+
+  it('admits before reading the body: a refused request is never read', async () => {
+    const functionEnv = { ...env, SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY, COACH_RATE_LIMIT: '1', TTS_RATE_LIMIT: '1' };
+    for (const [path, body] of [
+      ['coach/chat/completions', JSON.stringify(question)],
+      ['tts', JSON.stringify({ text: 'Hallo.' })],
+    ] as const) {
+      const name = path.split('/')[0] ?? '';
+      const handle = ((await import(`../../supabase/functions/${name}/handler.ts`)) as { handle: Handler }).handle;
+      let pulled = 0;
+      const request = () =>
+        new Request(`http://function.test/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.80' },
+          // Nothing is pulled until someone reads (no high-water mark to fill in advance).
+          body: new ReadableStream(
+            {
+              pull(controller) {
+                pulled += 1;
+                controller.enqueue(new TextEncoder().encode(body));
+                controller.close();
+              },
+            },
+            { highWaterMark: 0 },
+          ),
+          duplex: 'half',
+        } as RequestInit);
+      const first = await handle(request(), functionEnv);
+      await first.arrayBuffer();
+      const pulledByFirst = pulled;
+      expect(pulledByFirst, path).toBeGreaterThan(0);
+      const refused = await handle(request(), functionEnv);
+      expect(refused.status, path).toBe(429);
+      expect(pulled, path).toBe(pulledByFirst);
+    }
+  });
+
+  it('knows an IPv6 client by its /64: a new address in it buys nothing', async () => {
+    const functionEnv = { SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY, COACH_RATE_LIMIT: '2', CLIENT_IP_HEADER: 'x-client-ip' };
+    const handle = (await import('../../supabase/functions/coach/handler')).handle;
+    const ask = async (address: string) => {
+      const response = await handle(
+        new Request('http://function.test/coach/chat/completions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-client-ip': address },
+          body: JSON.stringify(question),
+        }),
+        functionEnv,
+      );
+      await response.arrayBuffer();
+      return response.status;
+    };
+    expect([await ask('2001:db8:77:1::1'), await ask('2001:db8:77:1::2'), await ask('2001:db8:77:1:ffff:ffff:ffff:fffe')]).toEqual([200, 200, 429]);
+    expect(await ask('2001:db8:77:2::1')).toBe(200);
   });
 });
 

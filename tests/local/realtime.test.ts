@@ -413,7 +413,7 @@ describe('robustness', () => {
     const address = server.address();
     if (!address || typeof address === 'string') throw new Error('no port');
     const realtime = await createRealtimeServer(
-      { db: harness.stack.db, config: harness.stack.config, filesDir: '' },
+      { db: harness.stack.db, config: harness.stack.config, filesDir: '', origin: () => harness.url },
       server,
       { heartbeatTimeoutMs: 300, changeRetentionMs: 1 },
     );

@@ -76,6 +76,23 @@ describe('failed password sign-ins', () => {
     expect((await fresh(ADMIN.email, ADMIN.password)).status).toBe(200);
   });
 
+  it('never lock the owner out: an address the account signed in from meets only its own bucket', async () => {
+    const { error } = await harness.service().auth.admin.createUser({ email: 'owner@example.com', password: 'owner-password-1', email_confirm: true });
+    expect(error).toBeNull();
+    const owner = from('127.0.3.1');
+    expect((await owner('owner@example.com', 'owner-password-1')).status).toBe(200);
+    for (let attempt = 0; attempt < BURST; attempt += 1) {
+      // Someone else guesses from addresses of their own, until the e-mail's bucket is empty.
+      expect((await from(`127.0.4.${String(attempt + 1)}`)('owner@example.com', `guess-${String(attempt)}`)).status).toBe(400);
+    }
+    // A new address is held back even with the right password: the guesser learns nothing there.
+    expect((await from('127.0.4.99')('owner@example.com', 'owner-password-1')).status).toBe(429);
+    // The owner's address is not: the right password signs in, a slip is an ordinary failure.
+    expect((await owner('owner@example.com', 'owner-password-1')).status).toBe(200);
+    expect((await owner('owner@example.com', 'owner-password-2')).status).toBe(400);
+    expect((await owner('owner@example.com', 'owner-password-1')).status).toBe(200);
+  });
+
   it('surface in supabase-js as an AuthApiError with status 429', async () => {
     const signIn = from('127.0.0.23');
     for (let attempt = 0; attempt < BURST; attempt += 1) await signIn('nobody@example.com', 'wrong');

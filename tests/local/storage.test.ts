@@ -110,19 +110,67 @@ describe('uploading, serving and removing a PDF', () => {
     expect(readFileSync(join(storageDir, BUCKET, name))).toEqual(pdf);
   });
 
-  it('serves the public URL without a token: same bytes, content type, cache headers', async () => {
+  it('serves nothing on the public route: the knowledge bucket is private', async () => {
     const { data } = admin.storage.from(BUCKET).getPublicUrl(name);
-    expect(data.publicUrl).toBe(`${harness.url}/storage/v1/object/public/${BUCKET}/${name}`);
-    const response = await fetch(data.publicUrl);
+    for (const headers of [{}, { authorization: `Bearer ${adminToken}` }] as Record<string, string>[]) {
+      const response = await fetch(data.publicUrl, { headers });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ statusCode: '404', error: 'Bucket not found' });
+    }
+  });
+
+  it('opens through a signed URL without a token until it expires: same bytes, content type, cache headers', async () => {
+    const { data, error } = await admin.storage.from(BUCKET).createSignedUrl(name, 60);
+    expect(error).toBeNull();
+    const signedUrl = data?.signedUrl ?? '';
+    expect(signedUrl).toMatch(new RegExp(`^${harness.url}/storage/v1/object/sign/${BUCKET}/${name}\\?token=[\\w-]+\\.[\\w-]+\\.[\\w-]+$`, 'u'));
+    const response = await fetch(signedUrl);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
     expect(response.headers.get('cache-control')).toBe('max-age=3600');
     const etag = response.headers.get('etag');
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(Buffer.from(await response.arrayBuffer())).toEqual(pdf);
-
-    const revalidated = await fetch(data.publicUrl, { headers: { 'if-none-match': etag ?? '' } });
+    const revalidated = await fetch(signedUrl, { headers: { 'if-none-match': etag ?? '' } });
     expect(revalidated.status).toBe(304);
+
+    // The token names its object and expires; one made without the project's secret is nothing.
+    const token = new URL(signedUrl).searchParams.get('token') ?? '';
+    const elsewhere = await fetch(`${harness.url}/storage/v1/object/sign/${BUCKET}/other.pdf?token=${token}`);
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.json()).toMatchObject({ error: 'InvalidSignature', message: 'The url do not match the signature' });
+    const now = Math.floor(Date.now() / 1000);
+    for (const [forged, message] of [
+      [signJwt({ url: `${BUCKET}/${name}`, iat: now - 120, exp: now - 60 }, LOCAL_JWT_SECRET), 'jwt expired'],
+      [signJwt({ url: `${BUCKET}/${name}`, iat: now, exp: now + 60 }, 'not-the-project-secret-but-32-characters'), 'invalid signature'],
+    ] as const) {
+      const refused = await fetch(`${harness.url}/storage/v1/object/sign/${BUCKET}/${name}?token=${forged}`);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: 'Invalid JWT', message });
+    }
+  });
+
+  it('lets neither a visitor nor a signed-in non-admin read a knowledge PDF in any way', async () => {
+    const reader = await harness.user('curious@example.com');
+    for (const client of [harness.anon(), reader]) {
+      const signed = await client.storage.from(BUCKET).createSignedUrl(name, 60);
+      expect(signed.data).toBeNull();
+      expect(signed.error).toMatchObject({ statusCode: '404', message: 'Object not found' });
+      const downloaded = await client.storage.from(BUCKET).download(name);
+      expect(downloaded.data).toBeNull();
+      const listed = await client.storage.from(BUCKET).list();
+      expect(listed.data).toEqual([]);
+    }
+    expect((await admin.storage.from(BUCKET).list()).data?.map((entry) => entry.name)).toContain(name);
+  });
+
+  it('still serves a public bucket on the public route, without a token', async () => {
+    await harness.stack.db.query(`insert into storage.buckets (id, name, public) values ('press-kit', 'press-kit', true)`);
+    const { error } = await harness.service().storage.from('press-kit').upload('logo.pdf', pdfBlob(pdf), { contentType: 'application/pdf' });
+    expect(error).toBeNull();
+    const response = await fetch(`${harness.url}/storage/v1/object/public/press-kit/logo.pdf`);
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(pdf);
   });
 
   it('downloads through the authenticated route', async () => {
@@ -143,18 +191,19 @@ describe('uploading, serving and removing a PDF', () => {
     expect(updated.error).toBeNull();
     expect(readFileSync(join(storageDir, BUCKET, name))).toEqual(third);
     expect((await objectRow(name))?.metadata).toMatchObject({ size: third.length, cacheControl: 'max-age=60' });
-    const response = await fetch(admin.storage.from(BUCKET).getPublicUrl(name).data.publicUrl);
-    expect(Buffer.from(await response.arrayBuffer())).toEqual(third);
+    const downloaded = await admin.storage.from(BUCKET).download(name);
+    expect(Buffer.from(await (downloaded.data ?? new Blob()).arrayBuffer())).toEqual(third);
   });
 
-  it('removes bytes and row, and the public URL then answers not found', async () => {
+  it('removes bytes and row, and a signed URL made before then answers not found', async () => {
+    const signed = (await admin.storage.from(BUCKET).createSignedUrl(name, 60)).data?.signedUrl ?? '';
     const { data, error } = await admin.storage.from(BUCKET).remove([name, 'never-uploaded.pdf']);
     expect(error).toBeNull();
     expect(data?.map((object) => object.name)).toEqual([name]);
     expect(await objectRow(name)).toBeNull();
     expect(storedFiles()).not.toContain(`storage/${BUCKET}/${name}`);
 
-    const response = await fetch(admin.storage.from(BUCKET).getPublicUrl(name).data.publicUrl);
+    const response = await fetch(signed);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ statusCode: '404', error: 'not_found', message: 'Object not found' });
   });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
+import { adtsAac, fragmentedMp4Opus, mp3, mp4Aac, oggOpus, webmOpus } from '../fixtures/audio/containers';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { clientAt, startHarness, type Harness } from './harness';
@@ -49,17 +50,17 @@ function stt(body: BodyInit | null, headers: Record<string, string> = {}, from: 
   });
 }
 
-/** A body that begins as its format does (the function checks the signature), padded to `bytes`. */
+/** A body that only begins as its format does (the signature), then junk, padded to `bytes`. */
 function file(start: readonly number[] | string, bytes: number): Uint8Array<ArrayBuffer> {
   const audio = new Uint8Array(bytes).fill(7);
   audio.set(typeof start === 'string' ? Uint8Array.from(Buffer.from(start, 'latin1')) : start);
   return audio;
 }
-/** WebM (EBML header), as Chrome's and Firefox's MediaRecorder write it. */
-const webm = (bytes = 2048) => file([0x1a, 0x45, 0xdf, 0xa3], bytes);
-const ogg = (bytes = 2048) => file('OggS', bytes);
-/** MP4 (an `ftyp` box first), as Safari's MediaRecorder writes it. */
-const mp4 = (bytes = 2048) => file('\0\0\0\x18ftypM4A ', bytes);
+/** Real recordings of a known length (tests/fixtures/audio/containers.ts), as the browsers record them. */
+const webm = (seconds = 1.5) => webmOpus({ seconds });
+const ogg = (seconds = 1.5) => oggOpus({ seconds });
+const mp4 = (seconds = 1.5) => mp4Aac({ seconds });
+const junkWebm = (bytes: number) => file([0x1a, 0x45, 0xdf, 0xa3], bytes);
 
 beforeAll(async () => {
   openai = await startFakeOpenAI({ apiKey: OPENAI_KEY });
@@ -74,7 +75,8 @@ afterAll(async () => {
 
 beforeEach(() => {
   for (const key of Object.keys(env)) Reflect.deleteProperty(env, key);
-  Object.assign(env, { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: openai.url, STT_RATE_LIMIT: '1000' });
+  // Every test of this file comes from one address; the per-client budget is guard.test.ts's subject.
+  Object.assign(env, { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: openai.url, STT_RATE_LIMIT: '1000', CLIENT_BUDGET_PERCENT: '100' });
   openai.reset();
   elevenLabs.reset();
   Object.assign(openai.control.transcription, { delayMs: 0 });
@@ -95,7 +97,7 @@ describe('with OpenAI', () => {
         language: 'de',
         fileName: 'utterance.webm',
         fileType: 'audio/webm',
-        fileBytes: 2048,
+        fileBytes: webm().length,
         wavSeconds: null,
         prompt: null,
         apiKeyMatches: true,
@@ -189,7 +191,7 @@ describe('limits and refusals', () => {
       [await stt(webm(), { 'content-type': 'text/plain' }), 415, 'unsupported_type'],
       [await stt(webm(), { 'content-type': 'video/webm' }), 415, 'unsupported_type'],
       [await stt(new Uint8Array(0), { 'content-type': 'audio/webm' }), 400, 'empty_audio'],
-      [await stt(webm(10 * 1024 * 1024 + 1), { 'content-type': 'audio/webm' }), 413, 'too_large'],
+      [await stt(junkWebm(10 * 1024 * 1024 + 1), { 'content-type': 'audio/webm' }), 413, 'too_large'],
       [await stt(webm(), { 'content-type': 'audio/webm', 'x-audio-duration': '61' }), 413, 'too_large'],
     ] as const;
     for (const [response, status, code] of refused) {
@@ -205,8 +207,8 @@ describe('limits and refusals', () => {
     expect(large.length).toBeGreaterThan(10_000_000);
     expect((await stt(large, { 'content-type': 'audio/wav' })).status).toBe(200);
     expect((await stt(wav(60), { 'content-type': 'audio/wav' })).status).toBe(200);
-    // Opus at its highest rate (512 kbit/s) for 60 s, with container overhead.
-    const opus = webm(Math.ceil(((60 * 512_000) / 8) * 1.1) + 64 * 1024);
+    // Opus at its highest rate (20 ms packets of 1,280 bytes: 512 kbit/s) for 60 s.
+    const opus = webmOpus({ seconds: 60, packetBytes: 1280 });
     expect((await stt(opus, { 'content-type': 'audio/webm', 'x-audio-duration': '60' })).status).toBe(200);
     expect(openai.transcriptions().map(({ fileBytes }) => fileBytes)).toEqual([large.length, wav(60).length, opus.length]);
   });
@@ -219,6 +221,11 @@ describe('limits and refusals', () => {
       [Uint8Array.from(Buffer.from('<html>Bad Gateway</html>')), 'audio/mpeg'],
       [webm(), 'audio/wav'],
       [file('RIFF\0\0\0\0WAVEjunk', 64), 'audio/wav'],
+      // Right signature, nothing measurable after it: a length that cannot be bounded is refused.
+      [junkWebm(4096), 'audio/webm'],
+      [file('OggS', 4096), 'audio/ogg'],
+      [file('\0\0\0\x18ftypM4A ', 4096), 'audio/mp4'],
+      [file('ADIF', 4096), 'audio/aac'],
     ] as const) {
       const response = await stt(body, { 'content-type': type });
       expect(response.status).toBe(415);
@@ -233,9 +240,24 @@ describe('limits and refusals', () => {
     expect(longWav.status).toBe(413);
     expect(await longWav.json()).toEqual(tooLong);
     // 5 MB of Opus is more than 60 s even at 512 kbit/s, whatever the browser declares.
-    const bigOpus = await stt(webm(5 * 1024 * 1024), { 'content-type': 'audio/webm', 'x-audio-duration': '10' });
+    const bigOpus = await stt(junkWebm(5 * 1024 * 1024), { 'content-type': 'audio/webm', 'x-audio-duration': '10' });
     expect(bigOpus.status).toBe(413);
     expect(await bigOpus.json()).toEqual(tooLong);
+    // Low-bit-rate audio is small however long it is: its own packets say how long it plays.
+    for (const [body, type] of [
+      [webmOpus({ seconds: 61, frameMs: 60, packetBytes: 45 }), 'audio/webm'],
+      [webmOpus({ seconds: 600, frameMs: 60, packetBytes: 45 }), 'audio/webm'],
+      [webmOpus({ seconds: 90, flatTimestamps: true, declaredSeconds: 5 }), 'audio/webm'],
+      [oggOpus({ seconds: 61, frameMs: 60, packetBytes: 45 }), 'audio/ogg'],
+      [mp4Aac({ seconds: 61, frameBytes: 40, declaredSeconds: 5 }), 'audio/mp4'],
+      [fragmentedMp4Opus({ seconds: 61, packetBytes: 20 }), 'audio/mp4'],
+      [adtsAac({ seconds: 61, frameBytes: 40 }), 'audio/aac'],
+      [mp3({ seconds: 61, kbps: 32 }), 'audio/mpeg'],
+    ] as const) {
+      const response = await stt(body, { 'content-type': type, 'x-audio-duration': '5' });
+      expect(response.status, `${type} of ${String(body.length)} bytes`).toBe(413);
+      expect(await response.json()).toEqual(tooLong);
+    }
     const silentWav = await stt(wav(0), { 'content-type': 'audio/wav' });
     expect(silentWav.status).toBe(400);
     expect(((await silentWav.json()) as { error: { code: string } }).error.code).toBe('empty_audio');
@@ -259,9 +281,36 @@ describe('limits and refusals', () => {
     }
   });
 
-  it('counts the seconds transcribed against the daily cap, and stops at it', async () => {
+  it('counts what the provider bills: the measured seconds, nothing for audio it refused', async () => {
     // A stack of its own: the day's spend is shared by every client of a project.
-    const fresh = await startHarness({ functionEnv: { ...env, SPEND_CAP_STT_SECONDS: '45' } });
+    const fresh = await startHarness({ functionEnv: env });
+    const post = (body: Uint8Array<ArrayBuffer>, type: string, declared: string) =>
+      fetch(`${fresh.url}/functions/v1/stt`, {
+        method: 'POST',
+        headers: { apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}`, 'content-type': type, 'x-audio-duration': declared },
+        body,
+      });
+    const counted = async () => ((await fresh.service().rpc('usage_today')).data as { sttSeconds: number }).sttSeconds;
+    try {
+      // A tiny recording that declares a minute counts what it holds (rounded up to a second).
+      for (let request = 0; request < 5; request += 1) expect((await post(webm(0.2), 'audio/webm', '60')).status).toBe(200);
+      expect(await counted()).toBe(5);
+      // Measured, not declared: 12.5 s of Ogg/Opus and 9.3 s of MP4 declared as 1 s.
+      expect((await post(ogg(12.5), 'audio/ogg', '1')).status).toBe(200);
+      expect((await post(mp4(9.3), 'audio/mp4', '1')).status).toBe(200);
+      expect(await counted()).toBe(5 + 13 + 10);
+      // Refused by the provider: not billed, not counted.
+      openai.control.transcription.failure = 'http400';
+      expect((await post(webm(20), 'audio/webm', '20')).status).toBe(502);
+      expect(await counted()).toBe(28);
+      expect(openai.transcriptions()).toHaveLength(8);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('reserves the longest utterance before reading it and stops at the daily cap', async () => {
+    const fresh = await startHarness({ functionEnv: { ...env, SPEND_CAP_STT_SECONDS: '130' } });
     const post = (body: Uint8Array<ArrayBuffer>) =>
       fetch(`${fresh.url}/functions/v1/stt`, {
         method: 'POST',
@@ -269,16 +318,33 @@ describe('limits and refusals', () => {
         body,
       });
     try {
-      // 30 s, then 30 s more (the cap is checked before, counted after), then refused.
-      expect((await post(wav(30))).status).toBe(200);
-      expect((await post(wav(30))).status).toBe(200);
+      // Each utterance reserves 61 s (60 s and the recorder's half second, rounded up) and settles
+      // its 30 s: 30 + 61, 60 + 61 and 90 + 61 > 130.
+      for (let request = 0; request < 3; request += 1) expect((await post(wav(30))).status).toBe(200);
       const capped = await post(wav(1));
       expect(capped.status).toBe(503);
       expect(((await capped.json()) as { error: { code: string } }).error.code).toBe('spend_cap_reached');
-      expect(openai.transcriptions()).toHaveLength(2);
+      expect(openai.transcriptions()).toHaveLength(3);
+      expect(((await fresh.service().rpc('usage_today')).data as { sttSeconds: number }).sttSeconds).toBe(90);
     } finally {
       await fresh.close();
     }
+  });
+
+  it('answers a page of another site with 403 before anything is read or spent, like the other functions', async () => {
+    Object.assign(env, { ALLOWED_ORIGINS: 'https://www.example.de' });
+    const foreign = await stt(webm(), { 'content-type': 'audio/webm', origin: 'https://other-site.example' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetch(`${harness.url}/functions/v1/stt`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://other-site.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const own = await stt(webm(), { 'content-type': 'audio/webm', origin: 'https://www.example.de' });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBe('https://www.example.de');
+    expect(openai.transcriptions()).toHaveLength(1);
   });
 
   it('refuses other methods and answers the preflight', async () => {

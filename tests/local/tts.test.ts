@@ -4,7 +4,9 @@
  * who may override them, the audio passing through, every catalogue message, the greeting cache
  * and its clearing, and the per-client rate limit.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { persona } from '../../supabase/functions/_shared/persona';
+import { TTS_CACHE_MAX_ENTRIES } from '../../supabase/functions/_shared/ttsCachePolicy';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { audioFor, startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { ADMIN, clientAt, startHarness, type Harness } from './harness';
@@ -78,7 +80,8 @@ function clearCache(): Promise<Response> {
 
 beforeAll(async () => {
   fake = await startFakeElevenLabs({ apiKey: API_KEY });
-  const provider = { ELEVENLABS_API_KEY: API_KEY, ELEVENLABS_VOICE_ID: VOICE_ID, ELEVENLABS_BASE_URL: fake.url };
+  // The tests of this file all come from one address; the per-client budget is guard.test.ts's subject.
+  const provider = { ELEVENLABS_API_KEY: API_KEY, ELEVENLABS_VOICE_ID: VOICE_ID, ELEVENLABS_BASE_URL: fake.url, CLIENT_BUDGET_PERCENT: '100' };
   harness = await startHarness({ functionEnv: provider });
   unconfigured = await startHarness({ functionEnv: unconfiguredEnv });
   adminToken = await accessToken(await harness.signedIn(ADMIN.email, ADMIN.password));
@@ -164,7 +167,7 @@ describe('the provider request and the audio', () => {
 
   it('asks for German (language_code) only with a model that enforces a language', async () => {
     const flash = await startHarness({
-      functionEnv: { ELEVENLABS_API_KEY: API_KEY, ELEVENLABS_VOICE_ID: VOICE_ID, ELEVENLABS_BASE_URL: fake.url, ELEVENLABS_MODEL: 'eleven_flash_v2_5' },
+      functionEnv: { ELEVENLABS_API_KEY: API_KEY, ELEVENLABS_VOICE_ID: VOICE_ID, ELEVENLABS_BASE_URL: fake.url, ELEVENLABS_MODEL: 'eleven_flash_v2_5', CLIENT_BUDGET_PERCENT: '100' },
     });
     try {
       const response = await tts({ text: 'Am 3.10. um 14:30 Uhr.' }, { target: flash });
@@ -192,6 +195,7 @@ describe('the provider request and the audio', () => {
     const response = await tts({ text: 'Kurz.' });
     expect([...response.headers.values()].join('\n')).not.toContain(API_KEY);
     fake.control.failure = 'http401';
+    vi.mocked(console.error).mockImplementationOnce(() => undefined);
     const failed = await tts({ text: 'Kurz.' });
     expect(await failed.text()).not.toContain(API_KEY);
   });
@@ -298,13 +302,16 @@ describe('the error catalogue', () => {
   });
 
   it.each([
-    ['http500', 'Voice synthesis failed'],
-    ['http401', 'Invalid API key'],
-    ['http422-detail-string', 'Invalid voice settings'],
-    ['http503-plain', 'API-Fehler: 503'],
-  ] as const)('answers a provider %s with its message', async (failure, message) => {
+    ['http500', 500, 'Voice synthesis failed'],
+    ['http401', 401, 'Invalid API key'],
+    ['http422-detail-string', 422, 'Invalid voice settings'],
+    ['http503-plain', 503, 'Service Unavailable'],
+  ] as const)('answers a provider %s with the catalogue text only and logs what the provider said', async (failure, status, said) => {
     fake.control.failure = failure;
-    await expectError(await tts({ text: 'Fehler?' }), 502, message, 'provider_error');
+    const logged = vi.mocked(console.error).mockImplementationOnce(() => undefined);
+    // What ElevenLabs says (its plan, the credits left) is for the operator's log, not for visitors.
+    await expectError(await tts({ text: 'Fehler?' }), 502, `API-Fehler: ${String(status)}`, 'provider_error');
+    expect(logged).toHaveBeenCalledWith(`[tts] ElevenLabs answered ${String(status)}: ${said}`);
   });
 
   it('answers a provider 200 without audio as empty audio', async () => {
@@ -328,7 +335,7 @@ describe('the error catalogue', () => {
 });
 
 describe('the greeting cache', () => {
-  const greeting = 'Hallo, ich bin Mia, deine KI-Coachin.';
+  const greeting = persona.greeting;
 
   async function cachedObjects(): Promise<string[]> {
     const { data, error } = await harness.service().storage.from('tts-cache').list();
@@ -431,10 +438,49 @@ describe('the greeting cache', () => {
     expect(override.headers.get('x-tts-cache')).toBeNull();
 
     fake.control.failure = 'http500';
-    const failed = await tts({ text: 'Nicht speichern.', cache: true });
+    vi.mocked(console.error).mockImplementationOnce(() => undefined);
+    const failed = await tts({ text: greeting, cache: true, format: 'pcm' });
     expect(failed.status).toBe(502);
     expect(await cachedObjects()).toHaveLength(1);
     expect(fake.requests()).toHaveLength(3);
+  });
+
+  it('stores no text but the greeting, whoever asks for caching', async () => {
+    await clearCache();
+    for (const text of ['Irgendein Text, den jemand speichern möchte.', `${greeting} Und noch etwas.`]) {
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const response = await tts({ text, cache: true });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('x-tts-cache')).toBeNull();
+        await bytes(response);
+      }
+    }
+    expect(fake.requests()).toHaveLength(4);
+    expect(await cachedObjects()).toEqual([]);
+  });
+
+  it('keeps only the newest entries and none older than the retention period', async () => {
+    await clearCache();
+    const bucket = harness.service().storage.from('tts-cache');
+    // Takes of earlier voices, as they pile up when the voice changes.
+    const old = Array.from({ length: TTS_CACHE_MAX_ENTRIES + 5 }, (_, index) => `${String(index).padStart(64, '0')}.mp3`);
+    for (const name of old) {
+      const { error } = await bucket.upload(name, new Uint8Array([1, 2, 3]), { contentType: 'audio/mpeg' });
+      expect(error).toBeNull();
+    }
+    // One of them written 31 days ago (the stack's own database holds the object rows).
+    await harness.stack.db.query(`update storage.objects set created_at = now() - interval '31 days' where bucket_id = 'tts-cache' and name = $1`, [old.at(-1)]);
+
+    const fresh = await tts({ text: greeting, cache: true });
+    expect(fresh.headers.get('x-tts-cache')).toBe('miss');
+    await bytes(fresh);
+    const kept = await cachedObjects();
+    expect(kept).toHaveLength(TTS_CACHE_MAX_ENTRIES);
+    expect(kept).not.toContain(old.at(-1));
+    // The oldest by creation go first; the greeting just stored stays.
+    expect(kept).not.toContain(old[0]);
+    const second = await tts({ text: greeting, cache: true });
+    expect(second.headers.get('x-tts-cache')).toBe('hit');
   });
 });
 

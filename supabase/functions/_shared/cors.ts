@@ -58,6 +58,21 @@ export function originAllowed(origin: string, env: Record<string, string>): bool
 }
 
 /**
+ * The functions that spend money answer a page from another origin with 403 before doing
+ * anything: the browser would withhold the answer from that page anyway, so the work (and the
+ * provider's bill) would buy nothing. Requests without Origin (not from a browser page) go on:
+ * for scripts outside a browser the limits and budgets are the guard.
+ */
+export function refuseForeignOrigin(request: Request, env: Record<string, string>): Response | null {
+  const origin = request.headers.get('origin');
+  if (origin === null || originAllowed(origin, env)) return null;
+  return new Response(JSON.stringify({ error: { message: 'origin not allowed', code: 'origin_not_allowed' } }), {
+    status: 403,
+    headers: { 'content-type': 'application/json; charset=utf-8', vary: 'Origin' },
+  });
+}
+
+/**
  * The response with its CORS grant narrowed to the request's origin: an allowed origin is echoed
  * (with Vary: Origin), any other origin gets no grant, so the browser withholds the answer from
  * that page. Requests without Origin (not from a browser page) keep the headers as they are.

@@ -41,6 +41,27 @@ export type Database = {
         }
         Relationships: []
       }
+      client_spend: {
+        Row: {
+          amount: number
+          client: string
+          day: string
+          kind: string
+        }
+        Insert: {
+          amount?: number
+          client: string
+          day: string
+          kind: string
+        }
+        Update: {
+          amount?: number
+          client?: string
+          day?: string
+          kind?: string
+        }
+        Relationships: []
+      }
       conversations: {
         Row: {
           id: string
@@ -202,6 +223,33 @@ export type Database = {
         }
         Relationships: []
       }
+      spend_reservations: {
+        Row: {
+          amount: number
+          client: string
+          created_at: string
+          day: string
+          id: string
+          kind: string
+        }
+        Insert: {
+          amount: number
+          client: string
+          created_at?: string
+          day: string
+          id?: string
+          kind: string
+        }
+        Update: {
+          amount?: number
+          client?: string
+          created_at?: string
+          day?: string
+          id?: string
+          kind?: string
+        }
+        Relationships: []
+      }
       users: {
         Row: {
           created_at: string
@@ -270,9 +318,12 @@ export type Database = {
       admin_stats: { Args: never; Returns: Json }
       admit_request: {
         Args: {
-          p_caps?: Json
+          p_amount?: number
+          p_budget?: number
+          p_cap?: number
           p_client: string
           p_fn: string
+          p_kind?: string
           p_lease_seconds?: number
           p_max_concurrent?: number
           p_per_day: number
@@ -288,8 +339,8 @@ export type Database = {
         Args: { document_id: string }
         Returns: Database["public"]["Tables"]["documents"]["Row"]
       }
-      count_conversation_message: {
-        Args: { conversation_id?: string }
+      count_answered_question: {
+        Args: { conversation_id: string }
         Returns: string
       }
       ingest_document_text: {
@@ -299,6 +350,16 @@ export type Database = {
       is_admin: { Args: never; Returns: boolean }
       record_spend: { Args: { p_amount: number; p_kind: string }; Returns: number }
       release_stream: { Args: { p_lease: string }; Returns: undefined }
+      reserve_spend: {
+        Args: {
+          p_amount: number
+          p_budget: number
+          p_cap: number
+          p_client: string
+          p_kind: string
+        }
+        Returns: Json
+      }
       search_knowledge: {
         Args: { match_count?: number; previous?: string; query: string; query_embedding?: string }
         Returns: {
@@ -310,6 +371,10 @@ export type Database = {
           matched_terms: string[]
           rank: number
         }[]
+      }
+      settle_spend: {
+        Args: { p_amount: number; p_reservation: string }
+        Returns: number
       }
       spend_day: { Args: never; Returns: string }
       store_passage_embeddings: { Args: { items: Json }; Returns: number }

@@ -5,6 +5,7 @@
  * embeddings and the search is full-text only.
  */
 import { isRecord } from './http.ts';
+import { textTokenBound } from './tokenBounds.ts';
 
 export const EMBEDDING_DIMENSIONS = 1536;
 export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
@@ -15,6 +16,19 @@ export interface EmbeddingProvider {
   apiKey: string;
   baseUrl: string;
   model: string;
+  /** Adds up the tokens every request through this provider is billed (see embedTexts). */
+  meter?: { tokens: number };
+}
+
+/** The provider with a fresh meter, for one request's bookkeeping. */
+export function metered(provider: EmbeddingProvider): EmbeddingProvider & { meter: { tokens: number } } {
+  return { ...provider, meter: { tokens: 0 } };
+}
+
+/** `usage.total_tokens` of an embeddings answer, or null when it reports none. */
+function reportedTokens(body: unknown): number | null {
+  const tokens = isRecord(body) && isRecord(body.usage) ? body.usage.total_tokens : undefined;
+  return typeof tokens === 'number' && Number.isFinite(tokens) && tokens >= 0 ? tokens : null;
 }
 
 export function embeddingProvider(env: Record<string, string>): EmbeddingProvider | null {
@@ -26,8 +40,18 @@ export function embeddingProvider(env: Record<string, string>): EmbeddingProvide
 
 export class EmbeddingError extends Error {}
 
-/** The embeddings of `texts`, in order, each with EMBEDDING_DIMENSIONS numbers; throws EmbeddingError. */
+/**
+ * The embeddings of `texts`, in order, each with EMBEDDING_DIMENSIONS numbers; throws
+ * EmbeddingError. The provider's meter counts what the request is billed: the answer's
+ * `usage.total_tokens`, else the texts' upper bound (tokenBounds.ts) once the request may have
+ * reached the provider (also when it was aborted or the connection failed), nothing when the
+ * provider refused it with an error status.
+ */
 export async function embedTexts(provider: EmbeddingProvider, texts: readonly string[], signal?: AbortSignal): Promise<number[][]> {
+  const bound = texts.reduce((sum, text) => sum + textTokenBound(text), 0);
+  const bill = (tokens: number) => {
+    if (provider.meter) provider.meter.tokens += tokens;
+  };
   let response: Response;
   try {
     response = await fetch(`${provider.baseUrl}/embeddings`, {
@@ -37,9 +61,11 @@ export async function embedTexts(provider: EmbeddingProvider, texts: readonly st
       signal,
     });
   } catch (error) {
+    bill(bound);
     throw new EmbeddingError(signal?.aborted ? 'no answer in time' : `network error: ${String(error)}`);
   }
   const body: unknown = await response.json().catch(() => null);
+  if (response.ok) bill(reportedTokens(body) ?? bound);
   if (!response.ok) {
     const detail = isRecord(body) && isRecord(body.error) && typeof body.error.message === 'string' ? body.error.message : '';
     throw new EmbeddingError(`HTTP ${String(response.status)} ${detail}`.trim());

@@ -1,8 +1,9 @@
 /**
  * Anonymous conversation counting for the admin dashboard: one row per coach session with its
- * start, last activity, number of user messages and an optional rating. Nothing personal is
+ * start, last activity, number of answered questions and an optional rating. Nothing personal is
  * stored (no text, no address). Written with the service role, since visitors may not touch
- * `conversations` themselves.
+ * `conversations` themselves. A row exists only for a question that got an answer: the id is
+ * decided when the question arrives, the count written once the answer has been given.
  */
 import type { ServiceClient } from '../_shared/supabase.ts';
 
@@ -13,18 +14,32 @@ export function isUuid(value: unknown): value is string {
 }
 
 /**
- * Counts a user message in the conversation `id`, or starts a new conversation when the id is
- * missing or unknown (an old tab, a wiped database): one atomic SQL call
- * (`count_conversation_message`), so concurrent messages of one session are all counted. Returns
- * the id the client should send next time.
+ * The conversation a question belongs to: the id the browser sent when a stored conversation has
+ * it, else a new id (first question, an old tab, a wiped database, a made-up id). When the
+ * look-up fails (logged), a well-formed id is kept rather than the answer delayed.
  */
-export async function countMessage(supabase: ServiceClient, id: string | null): Promise<string> {
-  // Without an id the function's default (null) starts a new conversation.
-  const { data: counted } = await supabase
-    .rpc('count_conversation_message', isUuid(id) ? { conversation_id: id } : {})
-    .throwOnError();
-  if (!isUuid(counted)) throw new Error('count_conversation_message returned no id');
-  return counted;
+export async function conversationFor(supabase: ServiceClient, sent: string | null): Promise<string> {
+  if (!isUuid(sent)) return crypto.randomUUID();
+  const { data: rows, error } = await supabase
+    .from('conversations')
+    .select('id')
+    .eq('id', sent)
+    .limit(1)
+    .retry(false); // see NO_READ_RETRIES in ../_shared/supabase.ts
+  if (error) {
+    console.error('[coach] looking up the conversation failed:', error.message);
+    return sent;
+  }
+  return rows.length > 0 ? sent : crypto.randomUUID();
+}
+
+/**
+ * Counts an answered question (`count_answered_question`, one atomic statement, so concurrent
+ * questions of one session are all counted), creating the conversation with this id when it is
+ * its first.
+ */
+export async function countAnswered(supabase: ServiceClient, id: string): Promise<void> {
+  await supabase.rpc('count_answered_question', { conversation_id: id }).throwOnError();
 }
 
 /** Stores (or replaces) the visitor's 1–5 rating; false when there is no such conversation. */

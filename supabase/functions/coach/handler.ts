@@ -8,19 +8,21 @@
  * The function builds the prompt itself (persona, knowledge passages, bounded history) and counts
  * the conversation anonymously. Without OPENAI_API_KEY it answers from the knowledge base alone.
  */
-import { corsHeaders, preflight, withAllowedOrigin } from '../_shared/cors.ts';
-import { embeddingProvider } from '../_shared/embeddings.ts';
-import { errorResponse, isRecord, readJson } from '../_shared/http.ts';
+import { corsHeaders, preflight, refuseForeignOrigin, withAllowedOrigin } from '../_shared/cors.ts';
+import { embeddingProvider, metered, type EmbeddingProvider } from '../_shared/embeddings.ts';
+import { errorResponse, isRecord } from '../_shared/http.ts';
 import { personaSystemPrompt } from '../_shared/persona.ts';
-import { admit, estimateTokens, recordSpend } from '../_shared/guard.ts';
+import { admit, type Gate } from '../_shared/guard.ts';
+import { declaredTooLarge, MAX_JSON_BODY_BYTES, readJsonUpTo } from '../_shared/requestBody.ts';
 import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
 import { parseChatRequest, type ChatMessage, type ChatRequest } from './chatRequest.ts';
 import { coachConfig, type CoachConfig } from './config.ts';
 import { completionResponse } from './completion.ts';
-import { countMessage, isUuid, rateConversation } from './conversations.ts';
-import { findPassages, knowledgeMessage, type Passage } from './knowledge.ts';
+import { conversationFor, countAnswered, isUuid, rateConversation } from './conversations.ts';
+import { findPassages, knowledgeMessage } from './knowledge.ts';
 import { answerDeltas, OFFLINE_MODEL, offlineAnswer } from './offline.ts';
 import { PAUSED_ANSWER, PAUSED_MODEL } from './paused.ts';
+import { admissionReserve, answerBound, billedTokens } from './spend.ts';
 import { openChatStream, type UsageReport } from './upstream.ts';
 
 type Route = 'chat' | 'rating';
@@ -41,88 +43,100 @@ function logged<T>(what: string, fallback: T): (error: unknown) => T {
   };
 }
 
+/** What an admitted request holds until its answer has been given: spend, stream slot, conversation. */
+interface Held {
+  gate: Extract<Gate, { ok: true }>;
+  /** The question's embedding, metered (null without a language model key). */
+  embeddings: (EmbeddingProvider & { meter: { tokens: number } }) | null;
+  supabase: ServiceClient;
+  /** Tokens reserved at admission. */
+  reserved: number;
+}
+
 /**
- * The model's text as it streams, and afterwards (finished, failed or cancelled) the tokens it cost
- * are added to today's spend: as the model reported them, else estimated from the texts.
+ * The answer's text as it streams. Afterwards (finished, cut, failed or cancelled) the request is
+ * settled with what the model billed (its usage, else the upper bound) and the embedding, its
+ * stream slot freed, and, when text reached the visitor, the question counted in its conversation.
  */
-async function* counted(
-  deltas: AsyncGenerator<string>,
-  usage: UsageReport,
-  messages: ChatMessage[],
-  env: Record<string, string>,
-  release: () => Promise<void>,
+async function* settledAfter(
+  deltas: AsyncIterable<string> | Iterable<string>,
+  held: Held,
+  conversationId: string,
+  bill: () => number,
 ): AsyncGenerator<string> {
-  let completion = '';
+  let answered = false;
   try {
     for await (const delta of deltas) {
-      completion += delta;
+      answered ||= delta.trim() !== '';
       yield delta;
     }
   } finally {
-    const prompt = messages.map((message) => message.content).join('\n');
-    const tokens = usage.totalTokens ?? estimateTokens(prompt) + estimateTokens(completion);
-    await Promise.all([recordSpend(env, 'model_tokens', tokens), release()]);
+    await Promise.all([
+      held.gate.settle(bill() + (held.embeddings?.meter.tokens ?? 0)).then(() => held.gate.release()),
+      answered ? countAnswered(held.supabase, conversationId).catch(logged('counting the conversation', undefined)) : null,
+    ]);
   }
 }
 
-/** The request's text and the knowledge search for it, started while the request is admitted. */
-interface Prepared {
-  chatRequest: ChatRequest | null;
-  passages: Promise<Passage[]>;
+/** The day's spend is used up (the caps', or this client's): the coach says so, as an ordinary answer. */
+async function pausedAnswer(request: Request): Promise<Response> {
+  // Read only to answer in the format asked for; at most the body cap, and nothing else is done.
+  const body = await readJsonUpTo(request, MAX_JSON_BODY_BYTES);
+  const stream = body.ok && isRecord(body.value) && body.value.stream === true;
+  return completionResponse(answerDeltas(PAUSED_ANSWER), { model: PAUSED_MODEL, stream, headers: { 'x-coach-mode': 'paused' } });
 }
+
+const tooLarge = () =>
+  errorResponse(413, `request body too large: at most ${String(MAX_JSON_BODY_BYTES)} bytes`, 'too_large');
 
 /**
- * The answer to a chat request. A model answer holds the client's stream slot (`release`) until
- * its text has streamed; every other outcome frees it before returning.
+ * The answer to an admitted chat request. Everything it holds (reservation, stream slot) is given
+ * back before it returns, except for a model answer, which hands them to its stream.
  */
-async function chat(
-  request: Request,
-  prepared: Prepared,
-  config: CoachConfig,
-  supabase: ServiceClient,
-  env: Record<string, string>,
-  release: () => Promise<void>,
-): Promise<Response> {
-  const slot = { handedOver: false };
+async function chat(request: Request, config: CoachConfig, held: Held): Promise<Response> {
+  const handed = { over: false };
   try {
-    return await answer(request, prepared, config, supabase, env, release, () => {
-      slot.handedOver = true;
+    return await answer(request, config, held, () => {
+      handed.over = true;
     });
   } finally {
-    if (!slot.handedOver) await release();
+    if (!handed.over) {
+      await held.gate.settle(held.embeddings?.meter.tokens ?? 0);
+      await held.gate.release();
+    }
   }
 }
 
-async function answer(
-  request: Request,
-  { chatRequest, passages: searched }: Prepared,
-  config: CoachConfig,
-  supabase: ServiceClient,
-  env: Record<string, string>,
-  release: () => Promise<void>,
-  handOver: () => void,
-): Promise<Response> {
+async function answer(request: Request, config: CoachConfig, held: Held, handOver: () => void): Promise<Response> {
+  const body = await readJsonUpTo(request, MAX_JSON_BODY_BYTES);
+  if (!body.ok) return tooLarge();
+  const chatRequest: ChatRequest | null = parseChatRequest(body.value);
   if (!chatRequest) {
     return errorResponse(400, 'messages must end with a user message that has text', 'invalid_request');
   }
-
-  const passages = await searched;
-  // The count only has to be known for the response headers: it runs while the model starts, not
-  // before it (nor beside the search, which the model waits for).
-  const count = () => countMessage(supabase, request.headers.get('x-conversation-id')).catch(logged('counting the conversation', null));
-  const headersWith = (conversationId: string | null): Record<string, string> => ({
+  const { supabase } = held;
+  const passages = await findPassages(supabase, held.embeddings, chatRequest, request.signal).catch(logged('the knowledge search', []));
+  // The conversation's id is needed only for the response headers: it is looked up while the
+  // model starts, not before it.
+  const conversation = () => conversationFor(supabase, request.headers.get('x-conversation-id'));
+  const headersWith = (conversationId: string): Record<string, string> => ({
     'x-coach-mode': config.openai ? 'model' : 'offline',
-    ...(conversationId ? { 'x-conversation-id': conversationId } : {}),
+    'x-conversation-id': conversationId,
   });
 
   if (!config.openai) {
-    const headers = headersWith(await count());
-    const answer = offlineAnswer(
+    const conversationId = await conversation();
+    const reply = offlineAnswer(
       chatRequest.question,
       passages.map((passage) => passage.content),
       passages.map((passage) => passage.score),
     );
-    return completionResponse(answerDeltas(answer), { model: OFFLINE_MODEL, stream: chatRequest.stream, headers });
+    handOver();
+    return completionResponse(settledAfter(answerDeltas(reply), held, conversationId, () => 0), {
+      model: OFFLINE_MODEL,
+      stream: chatRequest.stream,
+      headers: headersWith(conversationId),
+    });
   }
 
   const knowledge = knowledgeMessage(passages);
@@ -131,16 +145,23 @@ async function answer(
     ...(knowledge === null ? [] : [{ role: 'system' as const, content: knowledge }]),
     ...chatRequest.history,
   ];
+  // Admission reserved an allowance for the knowledge; a longer message reserves the rest first.
+  const needed = answerBound(messages) + (held.embeddings?.meter.tokens ?? 0) - held.reserved;
+  if (needed > 0 && !(await held.gate.reserveMore(needed))) {
+    return completionResponse(answerDeltas(PAUSED_ANSWER), { model: PAUSED_MODEL, stream: chatRequest.stream, headers: { 'x-coach-mode': 'paused' } });
+  }
+
   const stop = new AbortController();
   request.signal.addEventListener('abort', () => stop.abort(), { once: true });
   const opening = openChatStream(config.openai, messages, stop.signal);
-  // One turn of the event loop first, so the model's request is on its way before the count's.
-  const counting = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(count);
-  const [upstream, conversationId] = await Promise.all([opening, counting]);
+  // One turn of the event loop first, so the model's request is on its way before the look-up.
+  const looking = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(conversation);
+  const [upstream, conversationId] = await Promise.all([opening, looking]);
   const headers = headersWith(conversationId);
   if (!upstream.ok) return errorResponse(502, `upstream_error: ${upstream.detail}`, 'upstream_error', headers);
   handOver();
-  return completionResponse(counted(upstream.deltas, upstream.usage, messages, env, release), {
+  const usage: UsageReport = upstream.usage;
+  return completionResponse(settledAfter(upstream.deltas, held, conversationId, () => billedTokens(usage, messages)), {
     model: config.openai.model,
     stream: chatRequest.stream,
     headers,
@@ -149,7 +170,9 @@ async function answer(
 }
 
 async function rating(request: Request, supabase: ServiceClient): Promise<Response> {
-  const body = await readJson(request);
+  const read = await readJsonUpTo(request, MAX_JSON_BODY_BYTES);
+  if (!read.ok) return tooLarge();
+  const body = read.value;
   const value = isRecord(body) ? body.rating : undefined;
   if (!isRecord(body) || !isUuid(body.conversationId) || typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 5) {
     return errorResponse(400, 'expected {conversationId: uuid, rating: integer 1–5}', 'invalid_request');
@@ -169,39 +192,30 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
   const route = routeOf(new URL(request.url).pathname);
   if (!route) return errorResponse(404, 'not found: use POST /coach/chat/completions or /coach/rating', 'not_found');
   if (request.method !== 'POST') return errorResponse(405, 'method not allowed', 'method_not_allowed', { allow: 'POST, OPTIONS' });
+  // Nothing is read, searched or spent for a page of another site, or for a body over the cap.
+  const foreign = refuseForeignOrigin(request, env);
+  if (foreign) return foreign;
+  if (declaredTooLarge(request, MAX_JSON_BODY_BYTES)) return tooLarge();
 
   const config = coachConfig(env);
   const supabase = serviceClient(env);
   if (route === 'rating') {
-    const gate = await admit(request, env, { fn: 'coach', spends: [] });
+    const gate = await admit(request, env, { fn: 'coach' });
     return gate.ok ? rating(request, supabase) : gate.response;
   }
 
-  // Only a model answer costs money and holds a stream slot; the offline answer is counted as a request.
-  const admission = admit(request, env, { fn: 'coach', spends: config.openai ? ['model_tokens'] : [], stream: config.openai !== null });
-  // The knowledge search is a database round trip or two on the way to the first word, so it runs
-  // while the request is admitted; only the question's embedding (money) waits for the admission.
-  const chatRequest = parseChatRequest(await readJson(request));
-  const refused = new AbortController();
-  const passages = chatRequest
-    ? findPassages(
-        supabase,
-        embeddingProvider(env),
-        chatRequest,
-        AbortSignal.any([request.signal, refused.signal]),
-        admission.then((gate) => gate.ok),
-      ).catch(logged('the knowledge search', []))
-    : Promise.resolve([]);
-  const gate = await admission;
+  // Admission comes first: a refused request reads no body and searches nothing. Only a model
+  // answer costs money (reserved at its most) and holds a stream slot; an offline answer is
+  // counted as a request.
+  const provider = config.openai ? embeddingProvider(env) : null;
+  const reserved = config.openai ? admissionReserve(request, provider !== null) : 0;
+  const gate = await admit(request, env, {
+    fn: 'coach',
+    reserve: config.openai ? { kind: 'model_tokens', amount: reserved } : undefined,
+    stream: config.openai !== null,
+  });
   if (!gate.ok) {
-    refused.abort();
-    if (gate.reason !== 'spend_cap_reached') return gate.response;
-    // The day's budget is spent: the coach says so in its own words, as an ordinary answer.
-    return completionResponse(answerDeltas(PAUSED_ANSWER), {
-      model: PAUSED_MODEL,
-      stream: chatRequest?.stream ?? false,
-      headers: { 'x-coach-mode': 'paused' },
-    });
+    return gate.reason === 'spend_cap_reached' || gate.reason === 'budget_exhausted' ? pausedAnswer(request) : gate.response;
   }
-  return chat(request, { chatRequest, passages }, config, supabase, env, gate.release);
+  return chat(request, config, { gate, supabase, embeddings: provider ? metered(provider) : null, reserved });
 }

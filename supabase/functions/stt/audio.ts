@@ -4,9 +4,25 @@
  * Nothing is stored.
  */
 
+import { readBodyUpTo } from '../_shared/requestBody.ts';
+import { measureDuration } from './duration.ts';
+
 /** The limits of one utterance. */
 export const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
 export const MAX_AUDIO_SECONDS = 60;
+/**
+ * The recorder stops on a 60-second timer, so its last frame may end a moment later; a
+ * recording is refused once it is longer than the limit by more than this.
+ */
+export const DURATION_TOLERANCE_SECONDS = 0.5;
+/** The most one utterance can count, which admission reserves before the body is read. */
+export const MAX_COUNTED_SECONDS = Math.ceil(MAX_AUDIO_SECONDS + DURATION_TOLERANCE_SECONDS);
+/**
+ * Compressed audio counts at least its size at 128 kbit/s (the highest rate the browsers record
+ * speech at), up to the limit: a file whose packets were made to look short still counts its
+ * bytes. WAV is measured exactly from its header and data.
+ */
+const FLOOR_BYTES_PER_SECOND = 16_000;
 
 /**
  * The recorders' formats (Chrome and Firefox: WebM/Ogg with Opus; Safari: MP4/AAC) and the usual
@@ -28,10 +44,9 @@ export interface Utterance {
   type: string;
   /** File name for the provider's multipart upload (the extension names the format). */
   fileName: string;
-  /**
-   * Its length in seconds, for the daily spend cap: read from a WAV header, else the recorder's
-   * declared length, but never less than the size at 128 kbit/s (a low declaration buys nothing).
-   */
+  /** How long it plays, measured from the file itself (./duration.ts). */
+  measuredSeconds: number;
+  /** What the day's spend counts for it: the measured length, at least its size's floor. */
   seconds: number;
 }
 
@@ -44,46 +59,36 @@ export function audioExtension(contentType: string | null): string | null {
 }
 
 /**
- * Checks the declared type, the declared length (`x-audio-duration`, seconds, set by the recorder)
- * and the size, reading at most MAX_AUDIO_BYTES + 1 bytes of the body.
+ * Checks the declared type, the size and the length, reading at most MAX_AUDIO_BYTES + 1 bytes of
+ * the body. The length is measured from the audio (./duration.ts); the recorder's declared
+ * `x-audio-duration` only refuses early when it already says more than 60 s. Audio whose length
+ * cannot be measured is refused as an unsupported type: nothing the function cannot bound reaches
+ * the provider.
  */
 export async function readUtterance(request: Request): Promise<AudioCheck> {
   const contentType = request.headers.get('content-type');
   const extension = audioExtension(contentType);
   if (!extension) return { ok: false, problem: 'type' };
-  const declaredLength = Number(request.headers.get('content-length') ?? '0');
-  if (declaredLength > MAX_AUDIO_BYTES) return { ok: false, problem: 'size' };
-  const duration = Number(request.headers.get('x-audio-duration') ?? '0');
-  if (!Number.isFinite(duration) || duration > MAX_AUDIO_SECONDS) return { ok: false, problem: 'size' };
+  const declared = Number(request.headers.get('x-audio-duration') ?? '0');
+  if (!Number.isFinite(declared) || declared > MAX_AUDIO_SECONDS) return { ok: false, problem: 'size' };
 
-  const reader = request.body?.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  if (reader) {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > MAX_AUDIO_BYTES) {
-        await reader.cancel();
-        return { ok: false, problem: 'size' };
-      }
-      parts.push(value);
-    }
-  }
-  if (size === 0) return { ok: false, problem: 'empty' };
-  const audio = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    audio.set(part, offset);
-    offset += part.length;
-  }
+  const body = await readBodyUpTo(request, MAX_AUDIO_BYTES);
+  if (!body.ok) return { ok: false, problem: 'size' };
+  const audio = body.bytes;
+  if (audio.length === 0) return { ok: false, problem: 'empty' };
   if (!hasSignature(extension, audio)) return { ok: false, problem: 'type' };
-  const lengthProblem = durationProblem(extension, audio);
-  if (lengthProblem) return { ok: false, problem: lengthProblem };
+  // Larger than 60 s at the codec's highest bit rate: too long, without parsing it.
+  if (audio.length > maxBytesFor(extension)) return { ok: false, problem: 'size' };
+  const measured = measureDuration(extension, audio);
+  if (!measured) return { ok: false, problem: 'type' };
+  if (measured.seconds === 0) return { ok: false, problem: 'empty' };
+  if (measured.seconds > MAX_AUDIO_SECONDS + DURATION_TOLERANCE_SECONDS) return { ok: false, problem: 'size' };
+  const floor = extension === 'wav' ? 0 : Math.min(MAX_AUDIO_SECONDS, audio.length / FLOOR_BYTES_PER_SECOND);
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  const seconds = extension === 'wav' ? (wavSeconds(audio) ?? 0) : Math.min(MAX_AUDIO_SECONDS, Math.max(duration, audio.length / 16_000));
-  return { ok: true, utterance: { audio, type, fileName: `utterance.${extension}`, seconds } };
+  return {
+    ok: true,
+    utterance: { audio, type, fileName: `utterance.${extension}`, measuredSeconds: measured.seconds, seconds: Math.max(measured.seconds, floor) },
+  };
 }
 
 const ascii = (bytes: Uint8Array, start: number, length: number) => String.fromCharCode(...bytes.subarray(start, start + length));
@@ -113,30 +118,10 @@ export function hasSignature(extension: string, bytes: Uint8Array): boolean {
   }
 }
 
-/** A WAV file's length from its `fmt ` byte rate and `data` size, or null when unreadable. */
-export function wavSeconds(bytes: Uint8Array): number | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let byteRate = 0;
-  for (let offset = 12; offset + 8 <= bytes.length; ) {
-    const id = ascii(bytes, offset, 4);
-    const size = view.getUint32(offset + 4, true);
-    if (id === 'fmt ' && offset + 20 <= bytes.length) byteRate = view.getUint32(offset + 16, true);
-    if (id === 'data') {
-      if (byteRate === 0) return null;
-      // A streaming writer may leave the size open (0 or 0xFFFFFFFF): count what is there.
-      const available = bytes.length - (offset + 8);
-      return (size === 0 || size > available ? available : size) / byteRate;
-    }
-    offset += 8 + size + (size % 2);
-  }
-  return null;
-}
-
 /**
- * The highest bit rate each compressed format is recorded at. Compressed audio cannot be measured
- * without decoding it, so besides the declared `x-audio-duration` its length is bounded by size: a
- * file larger than 60 s at this rate (plus 10 % container overhead and 64 KB of headers) is longer
- * than 60 s, whatever it declares.
+ * The highest bit rate each compressed format is recorded at: a file larger than 60 s at this rate
+ * (plus 10 % container overhead and 64 KB of headers) is longer than 60 s, whatever it holds, so it
+ * is refused before it is parsed.
  */
 const MAX_BITS_PER_SECOND: Record<string, number> = { webm: 512_000, ogg: 512_000, mp4: 640_000, aac: 640_000, mp3: 320_000 };
 
@@ -144,16 +129,4 @@ export function maxBytesFor(extension: string): number {
   const bits = MAX_BITS_PER_SECOND[extension];
   if (bits === undefined) return MAX_AUDIO_BYTES;
   return Math.min(MAX_AUDIO_BYTES, Math.ceil(((MAX_AUDIO_SECONDS * bits) / 8) * 1.1) + 64 * 1024);
-}
-
-/**
- * At most 60 s: computed exactly for WAV (an unreadable header is no WAV, one without samples is
- * empty), bounded by the codec's highest bit rate otherwise.
- */
-function durationProblem(extension: string, audio: Uint8Array): 'type' | 'size' | 'empty' | null {
-  if (extension !== 'wav') return audio.length <= maxBytesFor(extension) ? null : 'size';
-  const seconds = wavSeconds(audio);
-  if (seconds === null) return 'type';
-  if (seconds === 0) return 'empty';
-  return seconds <= MAX_AUDIO_SECONDS ? null : 'size';
 }

@@ -8,15 +8,20 @@
  * `GET /stt` → `{ available }`: whether a provider is configured, so the page knows once whether it
  * can offer voice input without the browser's recogniser.
  */
-import { preflight } from '../_shared/cors.ts';
-import { admit, recordSpend } from '../_shared/guard.ts';
+import { preflight, refuseForeignOrigin, withAllowedOrigin } from '../_shared/cors.ts';
+import { admit } from '../_shared/guard.ts';
 import { errorResponse, json } from '../_shared/http.ts';
-import { readUtterance } from './audio.ts';
+import { declaredTooLarge } from '../_shared/requestBody.ts';
+import { MAX_AUDIO_BYTES, MAX_COUNTED_SECONDS, readUtterance } from './audio.ts';
 import { sttMessages } from './messages.ts';
 import { previousTextOf } from './previousText.ts';
 import { sttProvider, transcribe } from './providers.ts';
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
+  return withAllowedOrigin(request, env, await respond(request, env));
+}
+
+async function respond(request: Request, env: Record<string, string>): Promise<Response> {
   if (request.method === 'OPTIONS') return preflight(request);
   if (new URL(request.url).pathname.replace(/\/+$/, '') !== '/stt') return errorResponse(404, 'Not found', 'not_found');
   const provider = sttProvider(env);
@@ -24,10 +29,16 @@ export async function handle(request: Request, env: Record<string, string>): Pro
   if (request.method !== 'POST') {
     return errorResponse(405, 'Method not allowed', 'method_not_allowed', { Allow: 'GET, POST, OPTIONS' });
   }
-
+  // Nothing is read or spent for a page of another site, or for a body over the size limit.
+  const foreign = refuseForeignOrigin(request, env);
+  if (foreign) return foreign;
+  if (declaredTooLarge(request, MAX_AUDIO_BYTES)) return errorResponse(413, sttMessages.tooLarge, 'too_large');
   if (!provider) return errorResponse(503, sttMessages.notConfigured, 'not_configured');
-  // Per client per minute and per day, one utterance at a time, and the daily cap of seconds.
-  const gate = await admit(request, env, { fn: 'stt', spends: ['stt_seconds'], stream: true });
+
+  // Per client per minute and per day, one utterance at a time, and the longest utterance
+  // reserved against the client's budget and the day's cap before the audio is read. What is
+  // settled afterwards is the audio's measured length, only when the provider may bill it.
+  const gate = await admit(request, env, { fn: 'stt', reserve: { kind: 'stt_seconds', amount: MAX_COUNTED_SECONDS }, stream: true });
   if (!gate.ok) return gate.response;
   try {
     const check = await readUtterance(request);
@@ -37,11 +48,11 @@ export async function handle(request: Request, env: Record<string, string>): Pro
       return errorResponse(400, sttMessages.empty, 'empty_audio');
     }
     const result = await transcribe(provider, check.utterance, { signal: request.signal, previousText: previousTextOf(request) });
-    // The provider bills the audio it received, answer or not.
-    await recordSpend(env, 'stt_seconds', check.utterance.seconds);
+    await gate.settle(result.ok || result.billed ? check.utterance.seconds : 0);
     if (!result.ok) return errorResponse(502, sttMessages.failed, 'provider_error');
     return json(200, { text: result.text });
   } finally {
+    await gate.settle(0);
     await gate.release();
   }
 }

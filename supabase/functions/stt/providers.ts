@@ -40,7 +40,12 @@ export function sttProvider(env: Record<string, string>): SttProvider | null {
   return null;
 }
 
-export type Transcription = { ok: true; text: string } | { ok: false; status: number };
+/**
+ * `billed`: whether the provider may bill the audio although no text came back. A provider that
+ * answers with an error status has refused the audio and bills nothing; one that timed out or
+ * broke off may have transcribed it, and one that answered 200 with a body we cannot read did.
+ */
+export type Transcription = { ok: true; text: string } | { ok: false; status: number; billed: boolean };
 
 function upload(utterance: Utterance): Blob {
   // A copy into a fresh ArrayBuffer: the Blob constructor wants plain ArrayBuffer-backed parts.
@@ -78,13 +83,13 @@ export async function transcribe(
     const timeout = AbortSignal.timeout(PROVIDER_TIMEOUT_MS);
     response = await fetch(url, { method: 'POST', headers, body: form, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch {
-    return { ok: false, status: 502 };
+    return { ok: false, status: 502, billed: true };
   }
   if (!response.ok) {
     await response.body?.cancel();
-    return { ok: false, status: response.status };
+    return { ok: false, status: response.status, billed: false };
   }
   const body: unknown = await response.json().catch(() => null);
-  if (!isRecord(body) || typeof body.text !== 'string') return { ok: false, status: 502 };
+  if (!isRecord(body) || typeof body.text !== 'string') return { ok: false, status: 502, billed: true };
   return { ok: true, text: body.text.trim() };
 }

@@ -7,7 +7,6 @@
  * Media Source Extensions refuse audio/mpeg, so MP3 could only play once complete there).
  */
 import { isRecord } from '../_shared/http.ts';
-import { providerStatusMessage } from './messages.ts';
 import type { ProviderVoiceSettings } from './providerSettings.ts';
 import type { AudioFormat } from './request.ts';
 
@@ -80,15 +79,16 @@ export function requestSpeech(config: ElevenLabsConfig, request: SpeechRequest):
 }
 
 /**
- * The catalogue's "Voice API failure" text: the provider's `detail.message`, else its `message`,
- * else `detail` when that is a string, else 'API-Fehler: {status}'.
+ * What ElevenLabs said about a failure, for the function's log only: its `detail.message`, else
+ * its `message`, else `detail` when that is a string, else the start of the body. It can name the
+ * account's plan or remaining credits, so it never goes into an answer.
  */
-export function providerErrorMessage(status: number, bodyText: string): string {
+export function providerErrorDetail(bodyText: string): string {
   let body: unknown = null;
   try {
     body = JSON.parse(bodyText) as unknown;
   } catch {
-    // Not JSON (a proxy's HTML page, plain text): only the status is worth showing.
+    // Not JSON (a proxy's HTML page, plain text).
   }
   if (isRecord(body)) {
     const { detail, message } = body;
@@ -96,5 +96,5 @@ export function providerErrorMessage(status: number, bodyText: string): string {
     if (typeof message === 'string' && message) return message;
     if (typeof detail === 'string' && detail) return detail;
   }
-  return providerStatusMessage(status);
+  return bodyText.slice(0, 200);
 }

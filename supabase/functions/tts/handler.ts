@@ -3,24 +3,28 @@
  * ElevenLabs with the key held here: `audio/mpeg` (format 'mp3', the default) or raw 16-bit mono
  * PCM (`audio/pcm`, format 'pcm', sample rate in `x-sample-rate`). The audio streams through as it
  * arrives, so playback starts with the first bytes; a cached synthesis (the greeting, `cache: true`)
- * streams too, from the cache or from the provider while it is being stored. Response headers tell the browser what
- * ElevenLabs cannot do: `x-playback-rate` (the rest of the speed) and `x-pitch`; `x-tts-cache`
- * says hit or miss when the cache was asked for.
+ * streams too, from the cache or from the provider while it is being stored. Response headers tell
+ * the browser what ElevenLabs cannot do: `x-playback-rate` (the rest of the speed) and `x-pitch`;
+ * `x-tts-cache` says hit or miss when the cache was asked for.
  *
  * `GET /tts` → `{ available }`: whether a voice provider is configured, so the page learns once that
  * it must use the browser's own voice instead of asking (and failing) for every sentence.
  */
-import { corsHeaders, preflight, withAllowedOrigin } from '../_shared/cors.ts';
-import { admit, recordSpend } from '../_shared/guard.ts';
-import { errorResponse, json, readJson } from '../_shared/http.ts';
+import { corsHeaders, preflight, refuseForeignOrigin, withAllowedOrigin } from '../_shared/cors.ts';
+import type { Spending } from '../_shared/guard.ts';
+import { errorResponse, json } from '../_shared/http.ts';
+import { declaredTooLarge, MAX_JSON_BODY_BYTES, readJsonUpTo } from '../_shared/requestBody.ts';
 import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
 import { openCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
+import { cacheableText, pruneTtsCache } from '../_shared/ttsCachePolicy.ts';
+import { admitSynthesis, untilStreamed } from './admission.ts';
 import { storeWhileStreaming, streamUnlessEmpty } from './audioStream.ts';
 import { elevenLabsConfig, PCM_SAMPLE_RATE, type ElevenLabsConfig, type SpeechRequest } from './elevenLabs.ts';
 import { ttsMessages } from './messages.ts';
 import { splitVoiceSettings, type SplitVoiceSettings } from './providerSettings.ts';
 import { parseTtsRequest, type AudioFormat } from './request.ts';
 import { synthesize } from './synthesis.ts';
+import type { VoiceSettings } from '../_shared/voiceSettings.ts';
 import { activeVoiceSettings, chooseVoice, overridesVoice, type VoiceChoice } from './voiceChoice.ts';
 
 const CONTENT_TYPES: Record<AudioFormat, string> = { mp3: 'audio/mpeg', pcm: 'audio/pcm' };
@@ -43,9 +47,14 @@ function audioResponse(
   return new Response(audio, { status: 200, headers });
 }
 
-/** The cached take of this text and voice, or a fresh one that is stored for the next visitor. */
+/**
+ * The cached take of this text and voice, or a fresh one that is stored for the next visitor. Both
+ * stream from their first bytes (the greeting starts as soon as they arrive) and hold the client's
+ * slot until they have streamed.
+ */
 async function cachedSpeech(
-  env: Record<string, string>,
+  gate: Spending & { release: () => Promise<void> },
+  handOver: () => void,
   supabase: ServiceClient,
   provider: ElevenLabsConfig,
   speech: SpeechRequest,
@@ -58,16 +67,24 @@ async function cachedSpeech(
     text: speech.text,
     format: speech.format,
   });
-  // Streamed from the first bytes, hit or miss: the greeting starts as soon as they arrive.
   const stored = await openCachedAudio(supabase, key);
   const cached = stored ? await streamUnlessEmpty(stored).catch(() => null) : null;
-  if (cached) return audioResponse(cached, speech.format, voice, 'hit');
+  if (cached) {
+    await gate.settle(0);
+    handOver();
+    return audioResponse(untilStreamed(cached, gate.release), speech.format, voice, 'hit');
+  }
 
-  const [synthesis] = await Promise.all([synthesize(provider, speech), recordSpend(env, 'tts_characters', speech.text.length)]);
+  const synthesis = await synthesize(provider, speech);
+  await gate.settle(synthesis.ok || synthesis.billed ? speech.text.length : 0);
   if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
-  // Stored once the provider's stream has ended, before the response ends (audioStream.ts).
-  const audio = storeWhileStreaming(synthesis.audio, (complete) => storeCachedAudio(supabase, key, complete, CONTENT_TYPES[speech.format]));
-  return audioResponse(audio, speech.format, voice, 'miss');
+  // Stored once the provider's stream has ended, before the response ends (audioStream.ts); a
+  // failed store only means the next request synthesises again.
+  const audio = storeWhileStreaming(synthesis.audio, async (complete) => {
+    if (await storeCachedAudio(supabase, key, complete, CONTENT_TYPES[speech.format])) await pruneTtsCache(supabase, key);
+  });
+  handOver();
+  return audioResponse(untilStreamed(audio, gate.release), speech.format, voice, 'miss');
 }
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
@@ -82,26 +99,53 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
     return errorResponse(405, 'Method not allowed', 'method_not_allowed', { Allow: 'GET, POST, OPTIONS' });
   }
 
-  // Per-client limits and the daily character cap, shared by all instances (../_shared/guard.ts).
-  // A refusal (429, or 503 once the cap is reached) leaves the browser to its own de-DE voice.
-  // The admission and the active voice are two database round trips on the way to the first
-  // audio byte, so they run side by side; nothing reaches the provider before the admission.
-  const admission = admit(request, env, { fn: 'tts', spends: ['tts_characters'] });
-  const tts = parseTtsRequest(await readJson(request));
+  // Nothing is read or spent for a page of another site, or for a body over the cap.
+  const foreign = refuseForeignOrigin(request, env);
+  if (foreign) return foreign;
+  if (declaredTooLarge(request, MAX_JSON_BODY_BYTES)) return errorResponse(413, ttsMessages.invalidText, 'too_large');
+
+  // Per-client limits, the client's daily budget and the day's character cap, shared by all
+  // instances (./admission.ts): admitted before the body is read, with the most the synthesis
+  // can cost reserved and a concurrent slot held until its audio has streamed. A refusal (429,
+  // or 503 once the cap is reached) leaves the browser to its own de-DE voice.
   const provider = elevenLabsConfig(env);
   const supabase = serviceClient(env);
-  const visitorVoice = tts && provider && !overridesVoice(tts.voiceSettings) ? activeVoiceSettings(supabase) : null;
-
-  const gate = await admission;
+  // The active voice is a database round trip on the way to the first audio byte, so it is read
+  // while the request is admitted (a read, no spend); an admin's override does not use it.
+  const activeVoice = provider ? activeVoiceSettings(supabase) : null;
+  const gate = await admitSynthesis(request, env, provider !== null);
   if (!gate.ok) return gate.response;
+  const slot = { handedOver: false };
+  try {
+    return await synthesis(request, { supabase, provider, activeVoice }, gate, () => {
+      slot.handedOver = true;
+    });
+  } finally {
+    if (!slot.handedOver) {
+      await gate.settle(0);
+      await gate.release();
+    }
+  }
+}
+
+/** The answer of an admitted request; `handOver` passes the slot to a streamed answer. */
+async function synthesis(
+  request: Request,
+  { supabase, provider, activeVoice }: { supabase: ServiceClient; provider: ElevenLabsConfig | null; activeVoice: Promise<VoiceSettings> | null },
+  gate: Spending & { release: () => Promise<void> },
+  handOver: () => void,
+): Promise<Response> {
+  const body = await readJsonUpTo(request, MAX_JSON_BODY_BYTES);
+  if (!body.ok) return errorResponse(413, ttsMessages.invalidText, 'too_large');
+  const tts = parseTtsRequest(body.value);
   if (!tts) return errorResponse(400, ttsMessages.invalidText, 'invalid_text');
   // Without a provider the browser falls back to its own de-DE voice.
-  if (!provider) return errorResponse(503, ttsMessages.notConfigured, 'not_configured');
+  if (!provider || !activeVoice) return errorResponse(503, ttsMessages.notConfigured, 'not_configured');
 
-  // An admin's override costs the round trip to auth, and only once admitted.
-  const choice: VoiceChoice = visitorVoice
-    ? { kind: 'active', settings: await visitorVoice }
-    : await chooseVoice(supabase, request, tts.voiceSettings);
+  // An admin's override costs the round trip to auth.
+  const choice: VoiceChoice = overridesVoice(tts.voiceSettings)
+    ? await chooseVoice(supabase, request, tts.voiceSettings)
+    : { kind: 'active', settings: await activeVoice };
   if (choice.kind === 'invalid') return errorResponse(400, ttsMessages.invalidVoiceSettings, 'invalid_voice_settings');
   const voice = splitVoiceSettings(choice.settings);
   const speech: SpeechRequest = {
@@ -111,14 +155,16 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
     previousText: tts.previousText,
   };
 
-  // An admin's unsaved sample is never cached: it would only fill the bucket with one-off takes.
-  // Nor is a piece of a longer answer: its take depends on what was said before it.
-  if (tts.cache && choice.kind === 'active' && !speech.previousText) return cachedSpeech(env, supabase, provider, speech, voice);
+  // Only the greeting is cached (../_shared/ttsCachePolicy.ts), and only in the saved voice: an
+  // admin's unsaved sample would fill the bucket with one-off takes. Nor is a piece of a longer
+  // answer: its take depends on what was said before it.
+  if (tts.cache && cacheableText(tts.text) && choice.kind === 'active' && !speech.previousText) {
+    return cachedSpeech(gate, handOver, supabase, provider, speech, voice);
+  }
 
-  // ElevenLabs bills the characters it was sent; a cached take costs nothing. The bookkeeping (a
-  // database round trip) is written while the provider prepares its first byte, so the audio never
-  // waits for it; a synthesis that then fails has been counted too (the cap errs on the safe side).
-  const [synthesis] = await Promise.all([synthesize(provider, speech), recordSpend(env, 'tts_characters', tts.text.length)]);
+  const synthesis = await synthesize(provider, speech);
+  await gate.settle(synthesis.ok || synthesis.billed ? tts.text.length : 0);
   if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
-  return audioResponse(synthesis.audio, tts.format, voice, null);
+  handOver();
+  return audioResponse(untilStreamed(synthesis.audio, gate.release), tts.format, voice, null);
 }

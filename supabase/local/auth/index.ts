@@ -11,13 +11,19 @@ import { readParams, stringParam } from './params';
 import { adminRoutes } from './routes/admin';
 import { passwordGrant, refreshGrant } from './routes/token';
 import { requireAuthentication } from './sessions';
+import { createKnownAddresses, type KnownAddresses } from './knownAddresses';
 import { createSignInLimits, type SignInLimits } from './signInLimits';
 import { userJson } from './users';
 
 export { AuthApiError } from './errors';
 export { createUser, ensureUser, userJson, type NewUser } from './users';
 
-async function route(ctx: StackContext, limits: SignInLimits, request: Request, path: string): Promise<Response> {
+interface Guards {
+  limits: SignInLimits;
+  known: KnownAddresses;
+}
+
+async function route(ctx: StackContext, { limits, known }: Guards, request: Request, path: string): Promise<Response> {
   const segments = path.split('/').filter((segment) => segment !== '');
   const method = request.method;
   const url = new URL(request.url);
@@ -42,7 +48,7 @@ async function route(ctx: StackContext, limits: SignInLimits, request: Request, 
       if (rest.length) return notFound();
       if (method !== 'POST') return methodNotAllowed();
       const grantType = url.searchParams.get('grant_type') ?? '';
-      if (grantType === 'password') return passwordGrant(ctx, limits, request, issuer);
+      if (grantType === 'password') return passwordGrant(ctx, limits, known, request, issuer);
       if (grantType === 'refresh_token') return refreshGrant(ctx, request, issuer);
       if (grantType === 'id_token' || grantType === 'pkce' || grantType === 'web3') {
         throw badRequest('validation_failed', `${grantType} grant is not available on this instance`);
@@ -90,11 +96,11 @@ async function route(ctx: StackContext, limits: SignInLimits, request: Request, 
 }
 
 export function createAuthService(ctx: StackContext): Service {
-  const limits = createSignInLimits(ctx.config.signInRateLimit);
+  const guards: Guards = { limits: createSignInLimits(ctx.config.signInRateLimit), known: createKnownAddresses(ctx) };
   return {
     async handle(request, path) {
       try {
-        return await route(ctx, limits, request, path);
+        return await route(ctx, guards, request, path);
       } catch (error) {
         if (error instanceof AuthApiError) return errorResponse(request, error);
         console.error('[supabase-local auth]', error);

@@ -15,6 +15,12 @@
  * bucket of its e-mail address before the password is checked (so parallel guesses cannot all
  * slip through), and a successful sign-in gives both back. The bucket per e-mail address, which
  * GoTrue does not have, keeps guesses spread over many addresses at the same pace.
+ *
+ * The e-mail bucket must not let a guesser lock the account's owner out: an address from which
+ * the account has signed in before (./knownAddresses.ts) takes no token from it. A guesser cannot
+ * make an address known without the password, so guesses from new addresses stay limited, while
+ * the owner, signing in from an address they used before, only ever meets their own address's
+ * bucket.
  */
 
 /** GoTrue's defaults: 150 per 5 minutes, burst 30. */
@@ -70,10 +76,11 @@ export function createTokenBuckets(ratePerSecond: number, burst: number, now: ()
 
 export interface SignInLimits {
   /**
-   * Reserves one attempt for this address and e-mail address. Returns a function that gives the
-   * attempt back (call it when the sign-in succeeded), or null when either bucket is empty.
+   * Reserves one attempt for this address and e-mail address (for a known address, of the
+   * address only). Returns a function that gives the attempt back (call it when the sign-in
+   * succeeded), or null when a bucket is empty.
    */
-  reserve(address: string, email: string): (() => void) | null;
+  reserve(address: string, email: string, options?: { knownAddress?: boolean }): (() => void) | null;
 }
 
 export function createSignInLimits({
@@ -83,9 +90,10 @@ export function createSignInLimits({
   const byAddress = createTokenBuckets(perFiveMinutes / (60 * 5), burst);
   const byEmail = createTokenBuckets(perFiveMinutes / (60 * 5), burst);
   return {
-    reserve(address, email) {
+    reserve(address, email, { knownAddress = false } = {}) {
       const emailKey = email.trim().toLowerCase();
       if (!byAddress.take(address)) return null;
+      if (knownAddress) return () => byAddress.giveBack(address);
       if (!byEmail.take(emailKey)) {
         byAddress.giveBack(address);
         return null;

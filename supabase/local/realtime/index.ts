@@ -7,6 +7,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import { originAllowed } from '../origins';
 import type { StackContext } from '../types';
 import { handleMessage, removeChannel } from './channels';
 import { startChangeFeed } from './changeFeed';
@@ -100,6 +101,11 @@ export async function createRealtimeServer(
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/realtime/v1/websocket') {
       rejectUpgrade(socket, 404, { message: 'no Route matched with those values' });
+      return;
+    }
+    // WebSockets know no CORS: another site's page would be let in with the public keys.
+    if (!originAllowed(req.headers.origin ?? null, config.functionEnv)) {
+      rejectUpgrade(socket, 403, { error: 'Origin not allowed' });
       return;
     }
     const header = req.headers['x-api-key'] ?? req.headers.apikey;

@@ -1,6 +1,6 @@
 /**
  * Storage API (/storage/v1): the object routes storage-js uses (upload, update, download, public
- * download, remove, list), one file each under routes/, with Supabase Storage's error bodies.
+ * download, signed URLs, remove, list), one file each under routes/, with Supabase Storage's error bodies.
  * Object rows live in storage.objects and are written as the caller, so the policies of the
  * migrations decide; the bytes live on disk below ctx.filesDir/<bucket>/.
  */
@@ -12,6 +12,7 @@ import { createObjectStore, PARTIAL_DIR, splitTarget, type ObjectStore } from '.
 import { download } from './routes/download';
 import { list } from './routes/list';
 import { removeMany, removeOne } from './routes/remove';
+import { createSignedUrl, readSignedObject } from './routes/sign';
 import { upload } from './routes/upload';
 
 async function route(store: ObjectStore, request: Request, path: string): Promise<Response> {
@@ -24,6 +25,11 @@ async function route(store: ObjectStore, request: Request, path: string): Promis
   if (read && (rest[0] === 'public' || rest[0] === 'authenticated') && rest.length >= 2) {
     const { bucket, key } = splitTarget(rest.slice(1));
     return download(store, request, bucket, key, rest[0]);
+  }
+  if (rest[0] === 'sign' && rest.length >= 3) {
+    const { bucket, key } = splitTarget(rest.slice(1));
+    if (read) return readSignedObject(store, request, bucket, key);
+    if (method === 'POST') return createSignedUrl(store, request, bucket, key);
   }
   // Storage routes `POST /object/list/<bucket>` before uploads, so a bucket named `list` loses
   // that key there too.

@@ -3,7 +3,7 @@ import { buttonClass } from '../../../components/ui/buttonStyles';
 import { formatFileSize, formatGermanDateTime } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/language';
 import { useT } from '../../../i18n/language';
-import { deleteDocument, DocumentError, PROCESSING_STUCK_AFTER_MS, type DocumentItem } from '../../../services/documents';
+import { deleteDocument, DocumentError, PROCESSING_STUCK_AFTER_MS, signedPdfUrl, type DocumentItem } from '../../../services/documents';
 import { Notice } from '../Notice';
 import { ConfirmDialog, PanelSection } from '../Panel';
 import { canReprocess, documentPhase, type DocumentPhase } from './documentPhase';
@@ -157,6 +157,53 @@ function ReprocessButton({ document }: { document: DocumentItem }) {
   );
 }
 
+/**
+ * The stored PDF opens in a new tab through a signed URL that works for a minute: the bucket is
+ * private, and a plain link cannot carry the admin's token. The tab opens at once (in the click,
+ * so no popup blocker stops it) and goes to the file when the link is signed.
+ */
+function PdfLink({ document }: { document: DocumentItem }) {
+  const { t } = useT('admin');
+  const [failed, setFailed] = useState(false);
+
+  async function open(tab: Window | null) {
+    setFailed(false);
+    try {
+      const url = document.storage_path === null ? document.url : await signedPdfUrl(document.storage_path);
+      if (tab) tab.location.href = url;
+      else window.open(url, '_blank', 'noopener');
+    } catch (caught) {
+      console.error('[admin] opening the file failed:', caught);
+      tab?.close();
+      setFailed(true);
+    }
+  }
+
+  return (
+    <>
+      <a
+        href={document.url}
+        target="_blank"
+        rel="noopener noreferrer"
+        onClick={(event) => {
+          event.preventDefault();
+          const tab = window.open('', '_blank');
+          if (tab) tab.opener = null;
+          void open(tab);
+        }}
+        className="break-all font-semibold text-slate-900 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand-700"
+      >
+        {document.title}
+      </a>
+      {failed ? (
+        <Notice tone="error" className="text-sm">
+          {t('knowledge.openFailed')}
+        </Notice>
+      ) : null}
+    </>
+  );
+}
+
 function DocumentRow({ document, now, processingHere, onDeleted }: { document: DocumentItem; now: number; processingHere: boolean; onDeleted: (id: string) => void }) {
   const { t } = useT('admin');
   const { lang } = useLanguage();
@@ -169,9 +216,7 @@ function DocumentRow({ document, now, processingHere, onDeleted }: { document: D
   return (
     <li data-document-id={document.id} data-status={document.status} data-phase={phase} className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
       <div className="min-w-0 flex-1">
-        <a href={document.url} target="_blank" rel="noopener noreferrer" className="break-all font-semibold text-slate-900 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand-700">
-          {document.title}
-        </a>
+        <PdfLink document={document} />
         <p className="text-sm text-slate-700">
           <span data-field="size">{document.file_size === null ? '–' : formatFileSize(document.file_size, lang)}</span>
           {' · '}

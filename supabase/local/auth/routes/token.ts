@@ -9,13 +9,20 @@ import type { StackContext } from '../../types';
 import { AuthApiError, badRequest } from '../errors';
 import { readParams, stringParam } from '../params';
 import { newRefreshToken, tokenResponse, type TokenResponse } from '../sessions';
+import type { KnownAddresses } from '../knownAddresses';
 import type { SignInLimits } from '../signInLimits';
 import { findUserByEmail, findUserById, INSTANCE_ID, isBanned } from '../users';
 
 /** supabase/config.toml: refresh_token_reuse_interval = 10 (seconds). */
 const REFRESH_TOKEN_REUSE_INTERVAL_SECONDS = 10;
 
-export async function passwordGrant(ctx: StackContext, limits: SignInLimits, request: Request, issuer: string): Promise<Response> {
+export async function passwordGrant(
+  ctx: StackContext,
+  limits: SignInLimits,
+  known: KnownAddresses,
+  request: Request,
+  issuer: string,
+): Promise<Response> {
   const params = await readParams(request);
   const email = stringParam(params, 'email');
   const phone = stringParam(params, 'phone');
@@ -27,16 +34,19 @@ export async function passwordGrant(ctx: StackContext, limits: SignInLimits, req
   if (email === '') throw badRequest('validation_failed', 'missing email or phone');
 
   // The connection's address: what the stack also writes into the functions' trusted header.
-  const giveBack = limits.reserve(remoteAddress(request) ?? 'unknown', email);
-  if (!giveBack) throw new AuthApiError(429, 'over_request_rate_limit', 'Request rate limit reached');
+  const address = remoteAddress(request) ?? 'unknown';
   const user = await findUserByEmail(ctx.db, email);
+  const knownAddress = user !== null && (await known.has(user.id, address));
+  const giveBack = limits.reserve(address, email, { knownAddress });
+  if (!giveBack) throw new AuthApiError(429, 'over_request_rate_limit', 'Request rate limit reached');
   if (!user?.encrypted_password) throw badRequest('invalid_credentials', 'Invalid login credentials');
   if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
   if (!(await verifyPassword(password, user.encrypted_password))) {
     throw badRequest('invalid_credentials', 'Invalid login credentials');
   }
-  // Only wrong guesses use up the allowance.
+  // Only wrong guesses use up the allowance; the address is now one this account signs in from.
   giveBack();
+  await known.remember(user.id, address);
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
 
   const body = await ctx.db.transaction(async (tx) => {

@@ -1,7 +1,8 @@
 /**
  * `GET|HEAD /object/public/<bucket>/<key>` (public buckets, no policies consulted, as on
- * Supabase) and `/object/authenticated/…` or `/object/<bucket>/<key>` (as the caller): the bytes
- * with the stored content type, ETag and Last-Modified, `?download` as an attachment.
+ * Supabase), `/object/authenticated/…` or `/object/<bucket>/<key>` (as the caller) and a signed
+ * URL's object (./sign.ts checked the token): the bytes with the stored content type, ETag and
+ * Last-Modified, `?download` as an attachment. A private bucket's objects are never public.
  */
 import { readFile } from 'node:fs/promises';
 import { failures } from '../errors';
@@ -22,7 +23,7 @@ export async function download(
   request: Request,
   bucketId: string,
   key: string,
-  mode: 'public' | 'authenticated',
+  mode: 'public' | 'authenticated' | 'signed',
 ): Promise<Response> {
   const caller = mode === 'authenticated' ? store.authorize(request) : null;
   const bucket = await store.findBucket(bucketId);
