@@ -39,6 +39,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { liveCoachPath } from '../src/config/persona';
 import { clientOnlyPrefixes } from '../src/config/routes';
+import { coachTexts } from '../src/features/coach/texts';
 import { configFromEnv, LOCAL_SERVICE_ROLE_KEY } from '../supabase/local/config';
 import { startLocalStack } from '../supabase/local/server';
 import { fakeMicrophoneArgs, silentWav, utteranceWav } from '../tests/fixtures/audio/fakeMicrophone';
@@ -61,7 +62,7 @@ const budget = {
   extraUploadSeconds: 0.6,
 };
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const phases = new Set((process.env.BENCH_PHASES ?? '1,2,3,4,5').split(',').map((phase) => Number(phase.trim())));
+const phases = new Set((process.env.BENCH_PHASES ?? '1,2,3,4,5,6').split(',').map((phase) => Number(phase.trim())));
 const delays = { ttftMs: 400, tokensPerSecond: 40, embeddingMs: 150, ttsFirstByteMs: 250, ttsRealTimeFactor: DEFAULT_REAL_TIME_FACTOR };
 /** Chrome's recogniser calls the words final only after this much silence. */
 const endOfSpeechMs = Number(process.env.END_OF_SPEECH_MS ?? 800);
@@ -81,6 +82,8 @@ const spokenQuestion = utteranceWav('bench-question', 'Ich bin gestresst was kan
 const interruption = utteranceWav('bench-barge-in', 'Moment ich habe eine Frage');
 
 const button = 'main button[data-state]:not([role=switch])';
+/** The quiet spell after which hands-free pauses (QUIET_MS in coachSession.ts). */
+const QUIET_SECONDS = 8;
 
 /**
  * What the bench reads in the page: the PCM player's messages (a piece started or ended) and
@@ -362,7 +365,7 @@ async function main() {
       console.log('\n3. Recording path (no recogniser), from the end of speech');
       const spokenSpan = voicedSpan(spokenQuestion);
       const spokenSeconds = spokenSpan.to - spokenSpan.from;
-      console.log(`run  → transcript  → first audio   uploaded   spend record   (spoken ${seconds(spokenSeconds)})`);
+      console.log(`run  → last segment sent  → its words  → early start  → transcript  → first audio   uploaded   spend record   (spoken ${seconds(spokenSeconds)})`);
       const browser = await launch(fakeMicrophoneArgs(silentWav()));
       const latencies: number[] = [];
       const uploadedAll: number[] = [];
@@ -391,13 +394,16 @@ async function main() {
         await page.waitForFunction(() => performance.getEntriesByName('coach:first-audio').length > 0, null, { timeout: 30_000 });
         const audio = (await at(page, 'first-audio')) - end;
         const transcript = (await at(page, 'transcript')) - end;
+        const [sent, words, early] = [(await at(page, 'segment-sent')) - end, (await at(page, 'segment-words')) - end, (await at(page, 'early-start')) - end];
         await waitForState(page, 'ready', 30_000);
         const uploaded = uploads.reduce((sum, value) => sum + value, 0);
         const billed = (await billedSeconds()) - billedBefore;
         latencies.push(audio);
         uploadedAll.push(uploaded);
         billedAll.push(billed);
-        console.log(`${pad(String(run + 1), 3)}  ${pad(ms(transcript), 12)}  ${pad(ms(audio), 13)}  ${pad(seconds(uploaded), 9)}  ${pad(seconds(billed), 13)}`);
+        console.log(
+          `${pad(String(run + 1), 3)}  ${pad(ms(sent), 19)}  ${pad(ms(words), 11)}  ${pad(ms(early), 13)}  ${pad(ms(transcript), 12)}  ${pad(ms(audio), 13)}  ${pad(seconds(uploaded), 9)}  ${pad(seconds(billed), 13)}`,
+        );
         await context.close();
       }
       const value = median(latencies);
@@ -510,6 +516,41 @@ async function main() {
         check(bargeInMs <= budget.bargeInMs, `echo ${String(echoDb)} dB: barge-in ${ms(bargeInMs)} > ${ms(budget.bargeInMs)}`);
         check(listened === runs, `echo ${String(echoDb)} dB: listened again by itself in ${String(listened)} of ${String(runs)} runs`);
       }
+      await browser.close();
+    }
+
+    if (phases.has(6)) {
+      console.log(`\n6. Hands-free through silence (recording path): ${String(QUIET_SECONDS)} s without a word, then the visitor speaks`);
+      console.log('run  paused after  paused label shown  resumed by voice  answered');
+      const browser = await launch(fakeMicrophoneArgs(silentWav()));
+      let kept = 0;
+      for (let run = 0; run < runs; run += 1) {
+        const context = await browser.newContext({ permissions: ['microphone'] });
+        const page = await context.newPage();
+        await page.addInitScript(() => window.localStorage.setItem('coach.handsFree', 'on'));
+        await page.addInitScript(noRecogniser);
+        await installRoom(page, { echoDb: null });
+        await open(page, url);
+        await page.locator(button).click();
+        const listening = await waitForState(page, 'listening', 30_000);
+        const from = Date.now();
+        const paused = listening && (await waitForState(page, 'paused', 30_000));
+        const pausedAfter = paused ? (Date.now() - from) / 1000 : Number.NaN;
+        const shown = paused && (await page.locator(button).innerText()).includes(coachTexts.button.paused);
+        let resumed = false;
+        let answered = false;
+        if (paused) {
+          await sayInRoom(page, spokenQuestion);
+          resumed = await waitForState(page, 'listening', 5_000);
+          answered = resumed && (await waitForState(page, 'speaking', 30_000));
+        }
+        await context.close();
+        if (paused && shown && resumed && answered) kept += 1;
+        const yes = (value: boolean) => (value ? 'yes' : 'no');
+        console.log(`${pad(String(run + 1), 3)}  ${pad(seconds(pausedAfter), 11)}  ${pad(yes(shown), 17)}  ${pad(yes(resumed), 16)}  ${pad(yes(answered), 8)}`);
+      }
+      console.log(`hands-free kept through silence (paused visibly, resumed by the voice, answered) in ${String(kept)} of ${String(runs)} runs`);
+      check(kept === runs, `hands-free through silence: kept in ${String(kept)} of ${String(runs)} runs`);
       await browser.close();
     }
 

@@ -49,10 +49,11 @@ function recognitionMessage(error: unknown): string {
 }
 
 /**
- * Timing marks for `npm run bench:voice` (harmless elsewhere): from the visitor's final words to
- * the first speakable piece and to the first sound.
+ * Timing marks for `npm run bench:voice` (harmless elsewhere): a recorded segment sent and its words
+ * back, the early (speculative) start of a reply, the visitor's final words, the first speakable
+ * piece and the first sound.
  */
-function mark(name: 'transcript' | 'first-chunk' | 'first-audio'): void {
+function mark(name: 'segment-sent' | 'segment-words' | 'early-start' | 'transcript' | 'first-chunk' | 'first-audio'): void {
   globalThis.performance.mark(`coach:${name}`);
 }
 
@@ -658,8 +659,13 @@ export class CoachSession {
 
   private recordedTurn(hearing: Hearing): RecordedTurn {
     const transcriber = {
-      transcribe: (samples: Float32Array, options: { previousText: string; signal: AbortSignal }) =>
-        this.ports.transcription.transcribe(samples, hearing.feed.sampleRate, options),
+      transcribe: (samples: Float32Array, options: { previousText: string; signal: AbortSignal }) => {
+        mark('segment-sent');
+        return this.ports.transcription.transcribe(samples, hearing.feed.sampleRate, options).then((text) => {
+          mark('segment-words');
+          return text;
+        });
+      },
     };
     const turn: RecordedTurn = new RecordedTurn(hearing.capture, transcriber, {
       onPause: (text) => {
@@ -720,7 +726,10 @@ export class CoachSession {
         if (!this.recognition) return;
         // Still hearing the visitor: look again shortly.
         if (!this.silentLongEnough()) check(SPECULATION_RECHECK_MS);
-        else this.speculation = this.startReply(interim, { speculative: true });
+        else {
+          mark('early-start');
+          this.speculation = this.startReply(interim, { speculative: true });
+        }
       }, delay);
     };
     check(SPECULATION_DELAY_MS);
@@ -730,6 +739,7 @@ export class CoachSession {
   private speculateOnRecording(text: string): void {
     if (this.speculation && sameUtterance(this.speculation.text, text)) return;
     this.cancelSpeculation();
+    mark('early-start');
     this.speculation = this.startReply(text, { speculative: true });
   }
 
