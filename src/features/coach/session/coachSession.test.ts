@@ -318,6 +318,22 @@ describe('hands-free', () => {
     expect(status()).toBe('listening');
   });
 
+  it('a hold waits for the microphone’s frames, not the clock: a busy page does not let the coach talk over the visitor', async () => {
+    const speaking = await coachAnswering();
+    const voiced = frames(voice(0.8, 0.05));
+    vi.useFakeTimers();
+    // The voice until the detector doubts (the hold), then the page is busy for half a second.
+    world.microphone.frames(voiced.slice(0, 8));
+    expect(world.audio.slice(1)).toEqual(['hold']);
+    vi.advanceTimersByTime(500);
+    expect(world.audio.slice(1)).toEqual(['hold']);
+    // The delayed frames arrive: it is the visitor.
+    world.microphone.frames(voiced.slice(8));
+    expect(world.audio.slice(1)).toEqual(['hold']);
+    expect(speaking.aborted).toBe(true);
+    expect(status()).toBe('listening');
+  });
+
   it.each([0, -9])('the coach’s own echo at %s dB, 40 ms late, neither holds nor interrupts it', async (gainDb) => {
     const speaking = await coachAnswering();
     const played = concat(voice(1.3, 0.1, { fundamental: 190 }), quiet(0.3), voice(1.3, 0.1, { fundamental: 190 }));

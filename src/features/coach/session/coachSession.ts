@@ -78,7 +78,11 @@ const QUIET_MS = 8_000;
  * detector is sure (it is at 250 ms of voice).
  */
 const MAYBE_MS = 140;
-/** A hold the detector did not confirm by then is a false start: the coach goes on. */
+/**
+ * A hold the detector did not confirm within this much of the microphone's audio is a false start:
+ * the coach goes on. Counted in frames, not on the clock, so a page too busy to deliver them on time
+ * never lets the coach talk over a visitor whose voice is still being decided.
+ */
 const MAX_HOLD_MS = 130;
 /**
  * The browser's recognition service is unreachable, switched off, or cannot capture (Chromium
@@ -149,8 +153,8 @@ export class CoachSession {
   private microphoneRefused = false;
   /** The coach may be held once per turn of its own (a greeting, an answer). */
   private holdAvailable = true;
-  /** While the coach is held: the time after which the hold counts as a false start. */
-  private holdTimer: ReturnType<typeof setTimeout> | null = null;
+  /** While the coach is held: the microphone's audio since the hold (ms); null while not held. */
+  private heldMs: number | null = null;
 
   private attached = false;
   private detachPage: (() => void) | null = null;
@@ -823,8 +827,10 @@ export class CoachSession {
     const levels = hearing.echo.push(microphone, reference);
     const events = levels ? hearing.detector.pushLevels(levels) : hearing.detector.push(microphone);
     hearing.capture.push(microphone);
-    this.countQuiet((microphone.length / hearing.feed.sampleRate) * 1000, events);
+    const frameMs = (microphone.length / hearing.feed.sampleRate) * 1000;
+    this.countQuiet(frameMs, events);
     for (const change of events) this.onVoice(change);
+    this.countHold(frameMs, events);
     // After the session's reaction: a barge-in or a resumed pause has started the turn by now.
     const { detector } = hearing;
     this.turn?.hear({ events, silenceMs: detector.silenceMs, runMs: detector.runMs, speaking: detector.speaking });
@@ -838,7 +844,7 @@ export class CoachSession {
         if (this.interruptible() && this.holdAvailable) {
           this.holdAvailable = false;
           this.ports.audio.hold();
-          this.holdTimer = setTimeout(() => this.falseStart(), MAX_HOLD_MS);
+          this.heldMs = 0;
         }
         return;
       case 'speech-dropped':
@@ -857,11 +863,17 @@ export class CoachSession {
     }
   }
 
+  /** One more frame while the coach is held (not the frame that held it): too long undecided is a false start. */
+  private countHold(frameMs: number, events: readonly VoiceActivityEvent[]): void {
+    if (this.heldMs === null || events.includes('speech-maybe')) return;
+    this.heldMs += frameMs;
+    if (this.heldMs >= MAX_HOLD_MS) this.falseStart();
+  }
+
   /** Ends a hold's wait (decided either way); whether there was one. */
   private endHold(): boolean {
-    if (this.holdTimer === null) return false;
-    clearTimeout(this.holdTimer);
-    this.holdTimer = null;
+    if (this.heldMs === null) return false;
+    this.heldMs = null;
     return true;
   }
 
