@@ -1,9 +1,10 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
+import { entryChunk } from './src/app/buildContract.ts';
 import { parseEnv } from './src/config/envSchema.ts';
 
-export default defineConfig(({ mode }) => {
+export default defineConfig(({ mode, isSsrBuild }) => {
   // Validate the operator's VITE_* values once, and hand the defaulted values to Vite.
   const source = { ...loadEnv(mode, import.meta.dirname, ['VITE_', 'SUPABASE_LOCAL_PORT']) };
   Object.assign(process.env, parseEnv(source));
@@ -16,6 +17,8 @@ export default defineConfig(({ mode }) => {
       target: 'es2022',
       sourcemap: false,
       manifest: true,
+      // The entry chunk's name is part of the build's contract with the entry (src/app/buildContract.ts).
+      rolldownOptions: isSsrBuild ? {} : { output: { entryFileNames: entryChunk.fileNames } },
       modulePreload: {
         // No polyfill in the entry: every browser the site supports preloads modules itself (Chrome
         // 66, Safari 17, Firefox 115); an older one loads each module when it is imported.
@@ -24,7 +27,7 @@ export default defineConfig(({ mode }) => {
         // from Vite: the entry preloads the app together with the page's own modules
         // (src/main.tsx), and a second <link rel=modulepreload> per module would cost the main
         // thread about 1 ms each on a phone for nothing.
-        resolveDependencies: (_filename, deps, { hostId }) => (/(^|\/)index-[\w-]+\.js$/.test(hostId) ? [] : deps),
+        resolveDependencies: (_filename, deps, { hostId }) => (entryChunk.matches(hostId) ? [] : deps),
       },
     },
   };

@@ -1,13 +1,15 @@
 /**
  * Serves the built site as a static host would: files from dist/, `<path>/index.html` for
- * prerendered pages, spa.html for client-only routes, 404.html with status 404 for the rest, the
+ * prerendered pages, spa.html for client-only routes, the nearest 404.html (that of the path's
+ * folder or of a folder above it: `/products/404.html` is the English one) with status 404 for
+ * the rest, the
  * headers from dist/_headers (so the Content-Security-Policy is exercised locally and in the
  * end-to-end tests), and text compressed as static hosts and CDNs do: brotli when the browser accepts
  * it (each file compressed once, at the highest quality for files under 128 KB), gzip otherwise.
  */
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { brotliCompressSync, constants, createGzip } from 'node:zlib';
 
 const types: Record<string, string> = {
@@ -76,6 +78,15 @@ export function createStaticServer({ dir, clientOnlyPrefixes }: StaticServerOpti
   const headersPath = join(base, '_headers');
   const rules = existsSync(headersPath) ? parseHeadersFile(readFileSync(headersPath, 'utf8')) : [];
 
+  /** The not-found page nearest to a file: in its folder or the closest folder above it. */
+  const notFound = (candidate: string): { file: string; status: number } => {
+    for (let folder = dirname(candidate); folder.startsWith(base + sep); folder = dirname(folder)) {
+      const page = join(folder, '404.html');
+      if (existsSync(page)) return { file: page, status: 404 };
+    }
+    return { file: join(base, '404.html'), status: 404 };
+  };
+
   const fileFor = (pathname: string): { file: string; status: number } => {
     const safe = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
     const candidate = resolve(base, safe);
@@ -86,7 +97,7 @@ export function createStaticServer({ dir, clientOnlyPrefixes }: StaticServerOpti
     if (clientOnlyPrefixes.some((prefix) => `${pathname}/`.startsWith(prefix))) {
       return { file: join(base, 'spa.html'), status: 200 };
     }
-    return { file: join(base, '404.html'), status: 404 };
+    return notFound(candidate);
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {

@@ -4,20 +4,21 @@
  * first paint needs the HTML alone, and neither downloading nor evaluating the app competes with
  * it, not even from the cache.
  *
- * The HTML names the modules the page hydrates with (`<meta name="app-modules">`, written by
- * scripts/build.ts): they are preloaded together right after the app's import starts (in a task of
+ * The HTML names the modules the page hydrates with (the `app-modules` meta entry, written by
+ * scripts/build.ts; src/app/buildContract.ts holds the names both sides use): they are preloaded together right after the app's import starts (in a task of
  * their own, so neither makes a long task), so the page's own chunk and words arrive alongside the
  * app instead of after it.
  */
+import { pageMeta, readPageMeta } from './app/buildContract';
 import { markStoredConsent } from './features/consent/decided';
 
 /**
  * Runs `run` once the browser has painted the page's content (the first contentful paint), in the
  * task that reports it. The next animation frame is not enough: on a busy phone Chrome runs
- * frames that paint nothing yet, and in 5 of 12 loads at 4× CPU slowdown the app's download began
- * before the text was on screen. Pages without prerendered content (the admin area's empty shell)
- * have nothing to wait for; a browser without paint timing, or a paint that never comes (a tab
- * hidden before it painted), falls back to the next frame or to two seconds.
+ * frames that paint nothing yet, so the app's download could begin before the text is on screen.
+ * Pages without prerendered content (the admin area's empty shell) have nothing to wait for; a
+ * browser without paint timing, or a paint that never comes (a tab hidden before it painted),
+ * falls back to the next frame or to two seconds.
  */
 function afterFirstPaint(run: () => void): void {
   let started = false;
@@ -80,10 +81,7 @@ function layOutFullyBeforeAnchorJumps(): void {
   window.addEventListener('hashchange', full, { once: true });
 }
 
-/** The content of a `<meta name>` that scripts/build.ts writes into each prerendered page. */
-const metaContent = (name: string): string => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? '';
-
-const pageModules = (): string[] => metaContent('app-modules').split(' ').filter(Boolean);
+const pageModules = (): string[] => readPageMeta(pageMeta.appModules).split(' ').filter(Boolean);
 
 // The prerendered cookie notice is hidden until this says that no consent is stored: then it shows
 // now, without waiting for the app (src/features/consent/decided.ts).
@@ -111,7 +109,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * subject to the CSP's `style-src`; a browser without them, or a failed fetch, gets a `<link>`.
  */
 function applyWholeStylesheetOnFirstChange(): Promise<unknown> {
-  const href = metaContent('app-stylesheet');
+  const href = readPageMeta(pageMeta.appStylesheet);
   if (!href) return Promise.resolve();
   const text = fetch(href)
     .then((response) => (response.ok ? response.text() : null))
@@ -144,10 +142,13 @@ function applyWholeStylesheetOnFirstChange(): Promise<unknown> {
 
 afterFirstPaint(() => {
   const stylesheet = applyWholeStylesheetOnFirstChange();
-  // React DOM, the app's largest module, is evaluated in a task of its own and the rest of the app
-  // (src/app/boot.tsx) in the next: together they made one long task. The app starts once the
-  // whole stylesheet's text is there, so whatever it renders first can have its rules at once.
+  // React DOM (the largest module) is evaluated in a task of its own, i18next with its set-up
+  // (src/i18n) in the next and the rest of the app (src/app/boot.tsx, React Router with it) in a
+  // third: together they would make one long task. The app starts once the whole stylesheet's text is there, so
+  // whatever it renders first can have its rules at once.
   void import('react-dom/client')
+    .then(nextTask)
+    .then(() => import('./i18n'))
     .then(nextTask)
     .then(() => Promise.all([import('./app/boot'), stylesheet]))
     .then(([{ start }]) => start());

@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
-import { useLocation } from '../components/router';
+import { Outlet, Route, Routes, useLocation } from 'react-router';
 import { Footer } from '../components/layout/Footer';
 import { Header } from '../components/layout/Header';
+import { matchPath, routePaths, routes } from '../config/routes';
 import { CookieBanner } from '../features/consent/CookieBanner';
 import { ContactProvider, useContact } from '../features/contact/ContactContext';
 import { LanguageProvider, useLanguage, useT } from '../i18n/language';
+import NotFoundPage from '../pages/NotFoundPage';
 import { DocumentHead } from './DocumentHead';
 import { Page } from './pages';
 import { PageErrorBoundary } from './PageErrorBoundary';
@@ -15,6 +17,9 @@ function Shell({ pathname }: { pathname: string }) {
   const { lang } = useLanguage();
   const contact = useContact();
   const openContact = () => contact.open();
+  // The admin area's controls fill a phone's screen: there the notice sits in the flow, after them.
+  const match = matchPath(pathname);
+  const admin = match !== null && routes[match.id].kind === 'admin';
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -26,22 +31,19 @@ function Shell({ pathname }: { pathname: string }) {
       <Header onOpenContact={openContact} />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <PageErrorBoundary key={pathname} lang={lang}>
-          <Page pathname={pathname} />
+          <Outlet />
         </PageErrorBoundary>
       </main>
+      {admin && <CookieBanner inline />}
       <Footer onOpenContact={openContact} />
-      <CookieBanner />
+      {!admin && <CookieBanner />}
     </div>
   );
 }
 
-/** The whole app inside a router: layout, providers and the page of the current path. */
-export function App() {
+/** What every page shares: the language of its path, the contact modal, head tags and the layout. */
+function Layout() {
   const { pathname } = useLocation();
-  // Marks the page as live (hydrated), for the end-to-end tests and for styles that need it.
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = 'true';
-  }, []);
   return (
     <LanguageProvider pathname={pathname}>
       <ContactProvider>
@@ -50,5 +52,27 @@ export function App() {
         <Shell pathname={pathname} />
       </ContactProvider>
     </LanguageProvider>
+  );
+}
+
+/**
+ * Every route of the site, public pages, the live coach and the admin area, from the route
+ * registry (src/config/routes.ts), inside the router the caller provides: a `StaticRouter` when
+ * prerendering (src/app/prerender.tsx), a `BrowserRouter` in the browser (src/app/boot.tsx).
+ */
+export function App() {
+  // Marks the page as live (hydrated), for the end-to-end tests and for styles that need it.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        {routePaths.map(({ path, id }) => (
+          <Route key={path} path={path} caseSensitive element={<Page id={id} />} />
+        ))}
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from '../components/router';
+import { useLocation } from 'react-router';
 import { loadNamespaces } from '../i18n';
 import { useLanguage } from '../i18n/language';
 import { headFor, type HeadData } from './head';

@@ -1,12 +1,15 @@
 import { useEffect } from 'react';
-import { useLocation, useNavigationType } from '../components/router';
+import { NavigationType, useLocation, useNavigationType } from 'react-router';
 
-/** A new page starts at its top; back/forward keep the browser's own scroll restoration. */
+/**
+ * A new page starts at its top; the first load and back/forward (`POP`) keep the browser's own
+ * scroll restoration, and a link to an anchor scrolls to it.
+ */
 export function ScrollToTop() {
   const { pathname, hash } = useLocation();
   const navigationType = useNavigationType();
   useEffect(() => {
-    if (navigationType === 'pop' || navigationType === 'load' || hash) return;
+    if (navigationType === NavigationType.Pop || hash) return;
     window.scrollTo(0, 0);
   }, [pathname, hash, navigationType]);
   return null;

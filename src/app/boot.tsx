@@ -1,7 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { Router } from '../components/router';
-import { defaultLang, matchPath } from '../config/routes';
+import { BrowserRouter } from 'react-router';
+import { defaultLang, langOfPath } from '../config/routes';
 import { activateLanguage } from '../i18n';
 import { languageStore } from '../i18n/language';
 import { App } from './App';
@@ -9,26 +9,20 @@ import { preloadPage } from './pages';
 
 /**
  * Prerendered pages are hydrated, client-only pages (admin) rendered. The current page's module
- * and words are loaded before the first render, so it matches the HTML exactly: the HTML is in
- * the path's language (German where the path has none). A remembered other language is loaded
- * too, so it applies right after hydration without a flash of missing text.
+ * and its words in the page's language are loaded before the first render, so it matches the HTML
+ * exactly: a prerendered page is in its path's language, the admin area in the remembered one.
  */
 export async function start(): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('The page has no #root element.');
   const { pathname } = window.location;
-  const pathLang = matchPath(pathname)?.boundLang ?? null;
-  const stored = languageStore.get();
-  await Promise.all([
-    activateLanguage(pathLang ?? defaultLang),
-    pathLang === null && stored !== null ? activateLanguage(stored) : undefined,
-  ]);
+  await activateLanguage(langOfPath(pathname) ?? languageStore.get() ?? defaultLang);
   await preloadPage(pathname);
   const app = (
     <StrictMode>
-      <Router>
+      <BrowserRouter>
         <App />
-      </Router>
+      </BrowserRouter>
     </StrictMode>
   );
   // Hydrating inside a transition lets React yield to the browser between components, so the

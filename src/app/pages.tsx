@@ -2,7 +2,6 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 're
 import type { FlatNamespace } from 'i18next';
 import { matchPath, routeIds, type RouteId } from '../config/routes';
 import { loadNamespaces } from '../i18n';
-import NotFoundPage from '../pages/NotFoundPage';
 
 type PageModule = () => Promise<{ default: ComponentType }>;
 
@@ -50,18 +49,18 @@ export const pageModules: Record<RouteId, { load: PageModule; file: string; name
     namespaces: ['coachPlans'],
   },
   contactCenter: {
-    load: () => import('../pages/marketing/ContactCenterPage'),
-    file: 'marketing/ContactCenterPage.tsx',
+    load: () => import('../pages/marketing/ProductPage').then((module) => ({ default: module.ContactCenterPage })),
+    file: 'marketing/ProductPage.tsx',
     namespaces: ['contactCenter'],
   },
   hotlines: {
-    load: () => import('../pages/marketing/HotlinesPage'),
-    file: 'marketing/HotlinesPage.tsx',
+    load: () => import('../pages/marketing/ProductPage').then((module) => ({ default: module.HotlinesPage })),
+    file: 'marketing/ProductPage.tsx',
     namespaces: ['hotlines'],
   },
   secretary: {
-    load: () => import('../pages/marketing/SecretaryPage'),
-    file: 'marketing/SecretaryPage.tsx',
+    load: () => import('../pages/marketing/ProductPage').then((module) => ({ default: module.SecretaryPage })),
+    file: 'marketing/ProductPage.tsx',
     namespaces: ['secretary'],
   },
   mentalCoaches: {
@@ -133,10 +132,8 @@ const lazyPages = Object.fromEntries(
   routeIds.map((id) => [id, lazy(() => load(id))]),
 ) as Record<RouteId, LazyExoticComponent<ComponentType>>;
 
-/** The page of a path: rendered at once when loaded, otherwise loaded on the way. */
-export function Page({ pathname }: { pathname: string }) {
-  const id = matchPath(pathname)?.id;
-  if (!id) return <NotFoundPage />;
+/** The page of a route: rendered at once when loaded, otherwise loaded on the way. */
+export function Page({ id }: { id: RouteId }) {
   const Ready = loaded[id];
   if (Ready) return <Ready />;
   const Lazy = lazyPages[id];

@@ -1,21 +1,22 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { Router } from '../components/router';
+import { StaticRouter } from 'react-router';
 import { preloadIslands } from '../components/island';
 import { loadEverything } from '../i18n';
 import { App } from './App';
 import { preloadPage } from './pages';
 
 export { headFor, renderHeadTags } from './head';
-export { prerenderPaths } from '../config/routes';
+export { englishPrefixes, prerenderPaths } from '../config/routes';
 export { pageModules } from './pages';
 /** The site's stylesheet as text: scripts/build.ts puts it into every page as a <style> element. */
 export { default as stylesheet } from '../styles.css?inline';
 
 /**
- * The prerender entry (built for Node by scripts/build.ts): renders one path with the site's router
- * (src/components/router.tsx) fixed at that path. Nothing is embedded for hydration: the pages have no data to load, so the browser
- * rebuilds the same tree from the URL and the HTML stays free of inline scripts.
+ * The prerender entry (built for Node by scripts/build.ts): renders one path through React
+ * Router's `StaticRouter`, the same routes the browser hydrates with `BrowserRouter`. Nothing is
+ * embedded for hydration: the pages load no data, so the browser rebuilds the same tree from the
+ * URL and the HTML stays free of inline scripts (the CSP allows none).
  */
 export async function render(url: string): Promise<{ html: string }> {
   const { pathname } = new URL(url);
@@ -24,9 +25,9 @@ export async function render(url: string): Promise<{ html: string }> {
   await preloadIslands();
   const html = renderToString(
     <StrictMode>
-      <Router location={pathname}>
+      <StaticRouter location={pathname}>
         <App />
-      </Router>
+      </StaticRouter>
     </StrictMode>,
   );
   return { html };

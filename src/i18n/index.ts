@@ -1,41 +1,46 @@
-import type { FlatNamespace, TFunction } from 'i18next';
+import i18next, { type FlatNamespace, type TFunction } from 'i18next';
+import { initReactI18next } from 'react-i18next';
 import { defaultLang, languages, type Lang } from '../config/routes';
-import { translate, type Tree } from '../lib/translate';
 
 /**
- * The words of the browser and the prerenderer. Every namespace of every language is its own small
- * chunk, loaded on demand: a page ships the words of its own language only, and a second language
- * is fetched when the visitor switches to it. Lookups follow i18next's rules (src/lib/translate.ts)
- * and are typed by i18next's types, without i18next's code.
+ * The site's i18next instance (react-i18next's hooks use it). German is the fallback language.
+ *
+ * The words are not bundled with the app: every namespace of every language is its own small
+ * chunk, added to i18next (`addResourceBundle`) when a page asks for it, in the languages in use.
+ * So a page ships the words of its own language only, and a second language is fetched when the
+ * visitor switches to it. (An i18next backend would load the fallback language's words on every
+ * English page as well.) Words are always added before what shows them renders (the page's before
+ * the page, the island's before the island, the other language's before the switch), so adding
+ * words re-renders nothing: that would re-render every component that shows words at once.
  */
-const resources: Record<string, Record<string, Tree>> = {};
-const files = import.meta.glob<Tree>('./locales/*/*.json', { import: 'default' });
+export const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({
+  lng: defaultLang,
+  fallbackLng: defaultLang,
+  supportedLngs: [...languages],
+  ns: ['common'],
+  defaultNS: 'common',
+  resources: {},
+  partialBundledLanguages: true,
+  initAsync: false,
+  // React escapes what it renders.
+  interpolation: { escapeValue: false },
+  react: { useSuspense: false, bindI18n: 'languageChanged', bindI18nStore: '' },
+});
 
-/** Languages the visitor has used in this page view, and the namespaces the page has asked for. */
+type Words = Record<string, unknown>;
+const files = import.meta.glob<Words>('./locales/*/*.json', { import: 'default' });
+
+/** Languages in use in this page view, and the namespaces the page has asked for so far. */
 const activeLanguages = new Set<Lang>();
 const wantedNamespaces = new Set<string>(['common']);
 
-/** Components that show words re-render when words arrive (useT subscribes). */
-const listeners = new Set<() => void>();
-let version = 0;
-
-export function subscribeToWords(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-export function wordsVersion(): number {
-  return version;
-}
-
 async function loadBundle(lang: Lang, ns: string): Promise<void> {
-  if (resources[lang]?.[ns]) return;
+  if (i18n.hasResourceBundle(lang, ns)) return;
   const load = files[`./locales/${lang}/${ns}.json`];
   if (!load) throw new Error(`No translations for ${lang}/${ns}`);
   const words = await load();
-  (resources[lang] ??= {})[ns] = words;
-  version += 1;
-  listeners.forEach((listener) => listener());
+  if (!i18n.hasResourceBundle(lang, ns)) i18n.addResourceBundle(lang, ns, words);
 }
 
 /** Makes a language usable: its common words and those of every namespace asked for so far. */
@@ -48,7 +53,7 @@ export function isLanguageActive(lang: Lang): boolean {
   return activeLanguages.has(lang);
 }
 
-/** Loads namespaces (e.g. a page's) in every active language before they are rendered. */
+/** Loads namespaces (e.g. a page's) in every language in use, before they are rendered. */
 export async function loadNamespaces(namespaces: readonly string[]): Promise<void> {
   namespaces.forEach((ns) => wantedNamespaces.add(ns));
   await Promise.all([...activeLanguages].flatMap((lang) => namespaces.map((ns) => loadBundle(lang, ns))));
@@ -61,13 +66,7 @@ export async function loadEverything(): Promise<void> {
   await Promise.all(languages.map((lang) => activateLanguage(lang)));
 }
 
-/**
- * The texts of one namespace in one language (German where a text is missing), typed like
- * i18next's `getFixedT`: keys are checked and `returnObjects` gives the list's or group's type.
- */
+/** The texts of one namespace in one language (German where a text is missing). */
 export function fixedT<N extends FlatNamespace>(lang: Lang, ns: N): TFunction<N> {
-  const fallback: readonly string[] = lang === defaultLang ? [lang] : [lang, defaultLang];
-  const t = (key: string, options?: Record<string, unknown>) => translate(resources, fallback, ns, key, options);
-  // The implementation takes any key; the signature is i18next's, generated from the German texts.
-  return t as unknown as TFunction<N>;
+  return i18n.getFixedT(lang, ns);
 }

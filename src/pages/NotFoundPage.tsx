@@ -1,4 +1,4 @@
-import { Link } from '../components/router';
+import { Link } from 'react-router';
 import { buttonClass } from '../components/ui/buttonStyles';
 import { getHref } from '../config/routes';
 import { useLanguage, useT } from '../i18n/language';

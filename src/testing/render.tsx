@@ -1,6 +1,6 @@
 import { render, type RenderOptions } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
-import { Router, syncLocation, useLocation } from '../components/router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { ContactProvider } from '../features/contact/ContactContext';
 import { LanguageProvider } from '../i18n/language';
 
@@ -13,14 +13,12 @@ function Providers({ children }: { children: ReactNode }) {
   );
 }
 
-/** Renders UI as the app does: router at a path, language from that path, contact modal. */
+/** Renders UI as the app does: React Router at a path, the language of that path, contact modal. */
 export function renderWithProviders(ui: ReactElement, { path = '/', ...options }: { path?: string } & RenderOptions = {}) {
-  window.history.replaceState(null, '', path);
-  syncLocation('load');
   return render(
-    <Router>
+    <MemoryRouter initialEntries={[path]}>
       <Providers>{ui}</Providers>
-    </Router>,
+    </MemoryRouter>,
     options,
   );
 }

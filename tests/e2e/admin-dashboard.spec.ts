@@ -66,3 +66,36 @@ test.describe('dashboard accessibility', () => {
     });
   }
 });
+
+test.describe('on a phone (390 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the cookie notice covers none of the dashboard\'s controls, on any tab', async ({ page, loginAsAdmin }) => {
+    await loginAsAdmin(page);
+    for (const tab of ['voice', 'knowledge', 'settings'] as const) {
+      await page.goto(`${DASHBOARD_PATH}?tab=${tab}`);
+      await expect(page.getByRole('tab', { name: text('de', `admin:dashboard.tabs.${tab}`) })).toHaveAttribute('aria-selected', 'true');
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+      // A first visit: the notice is there and can be read.
+      await expect(page.getByRole('region', { name: 'Cookie-Hinweis' })).toBeVisible();
+      const controls = page
+        .getByRole('main')
+        .locator('button, input, select, textarea, a[href], [role="slider"], [role="tab"], [role="switch"]');
+      expect(await controls.count(), tab).toBeGreaterThan(2);
+      // Each control brought to the bottom edge of the screen, where a notice floating over the
+      // page would lie: what is on top at its centre must not be the notice.
+      const covered = await controls.evaluateAll((elements) =>
+        elements
+          .filter((element) => element.checkVisibility() && element.getBoundingClientRect().height > 0)
+          .filter((element) => {
+            element.scrollIntoView({ block: 'end', behavior: 'instant' });
+            const box = element.getBoundingClientRect();
+            const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            return top?.closest('[data-cookie-notice]') != null;
+          })
+          .map((element) => element.outerHTML.slice(0, 80)),
+      );
+      expect(covered, tab).toEqual([]);
+    }
+  });
+});

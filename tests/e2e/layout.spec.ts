@@ -34,16 +34,20 @@ test.describe('header', () => {
       'href',
       '/company/about',
     );
-    // Pages without an English path render in the remembered language, also after a reload.
-    await gotoHydrated(page, '/produkte/features');
-    await expect(page.getByRole('button', { name: 'Contact form' })).toBeVisible();
+    // The admin area has one path: it follows the remembered language, also after a reload.
+    await gotoHydrated(page, '/admin/dashboard-login');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'admin:login.heading'));
     await page.reload();
-    await expect(page.getByRole('button', { name: 'Contact form' })).toBeVisible();
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'admin:login.heading'));
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
-    await expect(page).toHaveURL('/produkte/features');
-    await expect(page.getByRole('button', { name: 'Kontaktformular' })).toBeVisible();
-    await expect(page).toHaveTitle(text('de', 'meta:features.title', { site: 'Voxa AI' }));
+    await expect(page).toHaveURL('/admin/dashboard-login');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'admin:login.heading'));
+    // A public page's path decides, whatever was chosen before.
+    await gotoHydrated(page, '/products/features');
+    await expect(page.getByRole('button', { name: 'Contact form' })).toBeVisible();
+    await expect(page).toHaveTitle(text('en', 'meta:features.title', { site: 'Voxa AI' }));
   });
 
   test('navigation starts the new page at its top', async ({ page }) => {
@@ -259,6 +263,8 @@ test.describe('home page', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await gotoHydrated(page, '/');
     const canvas = page.locator('canvas');
+    // The still frame is drawn by a worker that starts after hydration.
+    await expect(canvas).toHaveAttribute('data-drawn', 'true');
     const first = await canvas.screenshot();
     await page.waitForTimeout(400);
     expect((await canvas.screenshot()).equals(first)).toBe(true);
@@ -268,6 +274,7 @@ test.describe('home page', () => {
     await page.emulateMedia({ reducedMotion: 'no-preference' });
     await gotoHydrated(page, '/');
     const canvas = page.locator('canvas');
+    await expect(canvas).toHaveAttribute('data-drawn', 'true');
     const first = await canvas.screenshot();
     await page.waitForTimeout(400);
     expect((await canvas.screenshot()).equals(first)).toBe(false);

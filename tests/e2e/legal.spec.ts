@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { company } from '../../src/config/company';
+import { getHref } from '../../src/config/routes';
 import { expect, gotoHydrated, test, text } from './fixtures';
 
 const contactEmail = 'kontakt@example.com';
@@ -9,24 +10,16 @@ const transparencySections = ['aiSystems', 'hosting', 'gdpr', 'contactData', 'qu
 const imprintSections = ['provider', 'contact', 'responsible', 'odr.title', 'consumer.title'];
 
 const pages = [
-  { name: 'privacy', path: '/rechtliches/datenschutz', headings: privacySections.map((key) => `privacy:sections.${key}.title`) },
-  {
-    name: 'transparency',
-    path: '/rechtliches/transparenz',
-    headings: transparencySections.map((key) => `transparency:sections.${key}.title`),
-  },
-  { name: 'imprint', path: '/rechtliches/impressum', headings: imprintSections.map((key) => `imprint:${key}`) },
+  { name: 'privacy', headings: privacySections.map((key) => `privacy:sections.${key}.title`) },
+  { name: 'transparency', headings: transparencySections.map((key) => `transparency:sections.${key}.title`) },
+  { name: 'imprint', headings: imprintSections.map((key) => `imprint:${key}`) },
 ] as const;
 
 for (const lang of ['de', 'en'] as const) {
   test.describe(`legal pages in ${lang === 'de' ? 'German' : 'English'}`, () => {
-    test.beforeEach(async ({ page }) => {
-      if (lang === 'en') await page.addInitScript(() => window.localStorage.setItem('language', 'en'));
-    });
-
-    for (const { name, path, headings } of pages) {
+    for (const { name, headings } of pages) {
       test(`${name} shows every required section`, async ({ page }) => {
-        await gotoHydrated(page, path);
+        await gotoHydrated(page, getHref(name, lang));
         await expect(page.locator('html')).toHaveAttribute('lang', lang);
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(lang, `${name}:heading`));
         const main = page.getByRole('main');
@@ -40,7 +33,7 @@ for (const lang of ['de', 'en'] as const) {
     }
 
     test('the transparency statement describes voice agent, emotion analysis and recommendation engine', async ({ page }) => {
-      await gotoHydrated(page, '/rechtliches/transparenz');
+      await gotoHydrated(page, getHref('transparency', lang));
       const systems = page.locator('#ki-systeme').getByRole('heading', { level: 3 });
       await expect(systems).toHaveCount(3);
       for (const label of ['purpose', 'function', 'disclosure', 'limits']) {
@@ -53,12 +46,12 @@ for (const lang of ['de', 'en'] as const) {
       );
       // The GDPR section leads on to the privacy policy, in the same language.
       await page.locator('#dsgvo').getByRole('link', { name: text(lang, 'transparency:sections.gdpr.privacyLink') }).click();
-      await expect(page).toHaveURL('/rechtliches/datenschutz');
+      await expect(page).toHaveURL(getHref('privacy', lang));
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(lang, 'privacy:heading'));
     });
 
     test('the privacy policy names the controller and example officer contacts', async ({ page }) => {
-      await gotoHydrated(page, '/rechtliches/datenschutz');
+      await gotoHydrated(page, getHref('privacy', lang));
       const general = page.locator('#verantwortliche-stelle');
       await expect(general.locator('address')).toContainText(company.legalName);
       await expect(general.locator('address')).toContainText(`${company.postalCode} ${company.city}`);
@@ -73,7 +66,7 @@ for (const lang of ['de', 'en'] as const) {
     });
 
     test('the imprint shows the company data from the configuration', async ({ page }) => {
-      await gotoHydrated(page, '/rechtliches/impressum');
+      await gotoHydrated(page, getHref('imprint', lang));
       const main = page.getByRole('main');
       await expect(main).toContainText(text(lang, 'imprint:example'));
       const provider = page.locator('#anbieter');
@@ -110,11 +103,11 @@ async function expectRightBelowHeader(page: Page, target: Locator) {
   expect(settled).toBeLessThan((page.viewportSize()?.height ?? 0) / 2);
 }
 
-for (const { name, path } of pages.filter((entry) => entry.name !== 'imprint')) {
+for (const { name } of pages.filter((entry) => entry.name !== 'imprint')) {
   test(`the ${name} table of contents jumps to each section`, async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 700 });
     await page.addInitScript(() => window.localStorage.setItem('cookie-consent', 'accepted'));
-    await gotoHydrated(page, path);
+    await gotoHydrated(page, getHref(name, 'de'));
     const toc = page.getByRole('navigation', { name: text('de', `${name}:toc`) });
     const links = toc.getByRole('link');
     const count = await links.count();
@@ -127,7 +120,7 @@ for (const { name, path } of pages.filter((entry) => entry.name !== 'imprint')) 
       const target = page.locator(`${href ?? ''} h2`);
       await expect(target).toHaveText((await link.textContent()) ?? '');
       await link.click();
-      await expect(page).toHaveURL(new RegExp(`${path}${href ?? ''}$`));
+      await expect(page).toHaveURL(new RegExp(`${getHref(name, 'de')}${href ?? ''}$`));
       await expectRightBelowHeader(page, target);
       await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     }

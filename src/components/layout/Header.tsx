@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Link, NavLink, useLocation } from '../router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { getHref, type RouteId } from '../../config/routes';
 import { site } from '../../config/site';
 import { useLanguage, useT } from '../../i18n/language';

@@ -46,23 +46,32 @@ describe('language switch', () => {
     await waitFor(() => expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('de'));
   });
 
-  it('switches the language in place where a page has no English path', async () => {
+  it('moves from the English home page to the German one', async () => {
     const user = userEvent.setup({ delay: null });
-    renderWithProviders(ui, { path: '/rechtliches/impressum' });
-    await user.selectOptions(screen.getByRole('combobox'), 'en');
-    await waitFor(() => expect(screen.getByTestId('label')).toHaveTextContent('About'));
-    expect(screen.getByTestId('location')).toHaveTextContent('/rechtliches/impressum');
+    renderWithProviders(ui, { path: '/en' });
+    expect(screen.getByTestId('label')).toHaveTextContent('About');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'de');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    expect(screen.getByTestId('label')).toHaveTextContent('Über uns');
   });
 
-  it('applies a remembered choice on pages without a language of their own', () => {
+  it('switches the admin area, which has one path, in place', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderWithProviders(ui, { path: '/admin/dashboard-login' });
+    await user.selectOptions(screen.getByRole('combobox'), 'en');
+    await waitFor(() => expect(screen.getByTestId('label')).toHaveTextContent('About'));
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/dashboard-login');
+  });
+
+  it('shows the admin area in the remembered language', () => {
     window.localStorage.setItem(LANGUAGE_STORAGE_KEY, 'en');
-    renderWithProviders(ui, { path: '/produkte/features' });
+    renderWithProviders(ui, { path: '/admin/master-dashboard' });
     expect(screen.getByTestId('label')).toHaveTextContent('About');
   });
 
   it('lets the path win over a remembered choice', () => {
     window.localStorage.setItem(LANGUAGE_STORAGE_KEY, 'en');
-    renderWithProviders(ui, { path: '/produkte/ai-secretary' });
+    renderWithProviders(ui, { path: '/rechtliches/impressum' });
     expect(screen.getByTestId('label')).toHaveTextContent('Über uns');
     expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('de');
   });

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useLocation, useNavigate } from '../router';
+import { useLocation, useNavigate } from 'react-router';
 import { isLang, pathForLanguage } from '../../config/routes';
 import { activateLanguage } from '../../i18n';
 import { useLanguage, useT } from '../../i18n/language';
@@ -29,7 +29,7 @@ export function LanguageSelect({ className = '' }: { className?: string }) {
           void activateLanguage(next).then(() => {
             choose(next);
             const target = pathForLanguage(pathname, next);
-            if (target !== pathname) navigate(`${target}${search}${hash}`);
+            if (target !== pathname) void navigate(`${target}${search}${hash}`);
           });
         }}
         className="rounded-full border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:border-slate-400"

@@ -19,8 +19,11 @@ const clientSnapshot = () => consentStore.get() ?? ('none' as const);
 /**
  * Shown while no consent is stored. Accept stores 'accepted' and hides it for good; the X hides
  * it for this page view only; Settings opens the privacy policy in a new tab.
+ *
+ * On public pages it floats over the bottom of the screen. `inline` puts it in the page's flow
+ * instead (the admin area, whose controls fill whole phone screens and must never lie beneath it).
  */
-export function CookieBanner() {
+export function CookieBanner({ inline = false }: { inline?: boolean }) {
   const { t } = useT();
   const { lang } = useLanguage();
   const consent = useSyncExternalStore(consentStore.subscribe, clientSnapshot, serverSnapshot);
@@ -32,7 +35,11 @@ export function CookieBanner() {
     <section
       data-cookie-notice=""
       aria-label={t('cookies.label')}
-      className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white p-4 shadow-[0_-4px_24px_rgba(15,23,42,0.12)] sm:inset-x-auto sm:bottom-4 sm:right-4 sm:max-w-md sm:rounded-2xl sm:border"
+      className={
+        inline
+          ? 'mx-auto my-6 w-[calc(100%-2rem)] max-w-3xl rounded-2xl border border-slate-200 bg-white p-4'
+          : 'fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white p-4 shadow-[0_-4px_24px_rgba(15,23,42,0.12)] sm:inset-x-auto sm:bottom-4 sm:right-4 sm:max-w-md sm:rounded-2xl sm:border'
+      }
     >
       <div className="flex items-start gap-3">
         <p className="text-sm leading-6 text-slate-800">{t('cookies.text')}</p>

@@ -12,6 +12,11 @@ interface Renderer {
   dispose(): void;
 }
 
+/** The canvas says when the field's first frame is on it (`data-drawn`), e.g. for a screenshot. */
+function markDrawn(canvas: HTMLCanvasElement) {
+  canvas.dataset.drawn = 'true';
+}
+
 /** Preferred: the field lives in a worker on an OffscreenCanvas, off the main thread. */
 function workerRenderer(canvas: HTMLCanvasElement, width: number, height: number): Renderer | null {
   if (typeof Worker === 'undefined' || !('transferControlToOffscreen' in canvas)) return null;
@@ -22,6 +27,8 @@ function workerRenderer(canvas: HTMLCanvasElement, width: number, height: number
     return null; // already transferred or not allowed: draw on the main thread instead
   }
   const worker = new Worker(new URL('./particles.worker.ts', import.meta.url), { type: 'module' });
+  // The worker's only message (ParticleDrawn): its first frame is on the canvas.
+  worker.onmessage = () => markDrawn(canvas);
   const post = (message: ParticleMessage, transfer: Transferable[] = []) => worker.postMessage(message, transfer);
   post({ type: 'init', canvas: offscreen, width, height }, [offscreen]);
   return {
@@ -44,6 +51,7 @@ function mainThreadRenderer(canvas: HTMLCanvasElement, width: number, height: nu
     if (field) resizeField(field, w, h);
     else field = createField(w, h);
     drawField(field, ctx, COLOR);
+    markDrawn(canvas);
   };
   const tick = (now: number) => {
     frame = 0;

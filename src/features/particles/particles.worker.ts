@@ -3,7 +3,7 @@
  * main thread nothing per frame. The page tells it the size and when to run or pause.
  */
 import { createField, drawField, resizeField, stepField, type ParticleField } from '../../lib/particles';
-import type { ParticleMessage } from './messages';
+import type { ParticleDrawn, ParticleMessage } from './messages';
 
 const COLOR = 'rgba(199, 210, 254, 0.75)';
 
@@ -29,6 +29,8 @@ function size(width: number, height: number) {
   if (field) resizeField(field, width, height);
   else field = createField(width, height);
   drawField(field, ctx, COLOR);
+  // One frame later the drawing has been committed to the page's canvas.
+  self.requestAnimationFrame(() => self.postMessage({ type: 'drawn' } satisfies ParticleDrawn));
 }
 
 self.onmessage = (event: MessageEvent<ParticleMessage>) => {

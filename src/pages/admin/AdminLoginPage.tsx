@@ -1,14 +1,13 @@
 import { PageHeader } from '../../components/ui/PageHeader';
 import { LoginForm } from '../../features/admin/LoginForm';
 import { useT } from '../../i18n/language';
-import { AdminRouter } from './AdminRouter';
 
 export default function AdminLoginPage() {
   const { t } = useT('admin');
   return (
-    <AdminRouter>
+    <>
       <PageHeader title={t('login.heading')} lead={t('login.lead')} />
       <LoginForm />
-    </AdminRouter>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { Fragment, useId, type ReactNode } from 'react';
-import { Link } from '../../components/router';
+import { Link } from 'react-router';
 import { Card } from '../../components/ui/Card';
 import { Section } from '../../components/ui/Section';
 import { getHref, type RouteId } from '../../config/routes';

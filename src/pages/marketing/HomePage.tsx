@@ -1,4 +1,4 @@
-import { Link } from '../../components/router';
+import { Link } from 'react-router';
 import { BookingLink } from '../../components/ui/BookingLink';
 import { buttonClass } from '../../components/ui/buttonStyles';
 import { persona } from '../../config/persona';

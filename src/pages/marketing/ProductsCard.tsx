@@ -1,4 +1,4 @@
-import { Link } from '../../components/router';
+import { Link } from 'react-router';
 import { persona } from '../../config/persona';
 import { getHref, type RouteId } from '../../config/routes';
 import { useLanguage, useT } from '../../i18n/language';
