@@ -34,7 +34,7 @@ const zones = [
   { target: './supabase/local', from: ['./src', './supabase/functions', './tests', './scripts'], message: 'The local stack stands on its own (it loads functions by path at runtime).' },
   { target: './supabase/functions', from: ['./src', './supabase/local', './tests', './scripts'], message: 'Edge functions run under Deno on their own: they import only each other and _shared.' },
   { target: './supabase/functions/_shared', from: './supabase/functions', except: ['./_shared'], message: 'Shared function code does not import a function.' },
-  { target: './tests/fixtures', from: ['./tests/e2e', './tests/local', './tests/db', './tests/pdf', './tests/scripts'], message: 'Test fixtures stand alone; tests import them, not the other way round.' },
+  { target: './tests/fixtures', from: ['./tests/e2e', './tests/local', './tests/db', './tests/pdf', './tests/scripts', './tests/functions'], message: 'Test fixtures stand alone; tests import them, not the other way round.' },
   ...features.map((name) => ({
     target: `./src/features/${name}`,
     from: './src/features',

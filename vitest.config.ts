@@ -25,7 +25,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/{db,local,scripts,pdf,audio}/**/*.test.ts'],
+          include: ['tests/{db,local,scripts,pdf,audio,functions}/**/*.test.ts'],
           setupFiles: ['tests/setup/node.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { createClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
 import { configFromEnv, loadEnvFiles, LOCAL_SERVICE_ROLE_KEY, repoRoot, type LocalStackConfig } from '../supabase/local/config';
@@ -27,7 +27,8 @@ export const MARKER_FILE = 'starter-knowledge-added';
 /** Where a starter document's PDF is stored in the admin's uploads bucket. */
 export const starterStoragePath = (file: string): string => `starter/${file}.pdf`;
 
-function serviceClient(url: string) {
+/** A service-role client for the local stack at `url` (bypasses row level security). */
+export function localServiceClient(url: string): SupabaseClient<Database> {
   return createClient<Database>(url, LOCAL_SERVICE_ROLE_KEY, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
@@ -41,6 +42,51 @@ export const starterDocuments = [
   { file: 'besser-schlafen', title: 'Starterwissen – Besser schlafen.pdf' },
   { file: 'schwierige-gespraeche', title: 'Starterwissen – Schwierige Gespräche.pdf' },
 ] as const;
+
+/**
+ * A PDF to add to the knowledge base: its bytes, the title the admin sees, its key in the bucket,
+ * and the stack's URL its stored link starts with.
+ */
+export interface KnowledgeUpload {
+  url: string;
+  bytes: Uint8Array;
+  title: string;
+  storagePath: string;
+}
+
+/**
+ * Adds one PDF the way an admin's upload goes: the file into the document-uploads bucket, a
+ * PROCESSING row, the text extracted with pdfjs and ingested (passages written, COMPLETED or
+ * ERROR). Returns the document's id and how many passages it got.
+ */
+export async function addKnowledgeDocument(
+  supabase: SupabaseClient<Database>,
+  { url, bytes, title, storagePath }: KnowledgeUpload,
+): Promise<{ id: string; passages: number; pages: number }> {
+  const stored = await supabase.storage.from(BUCKET).upload(storagePath, bytes, { contentType: 'application/pdf' });
+  if (stored.error) throw new Error(`Storing ${storagePath} failed: ${stored.error.message}`);
+  const row = await supabase
+    .from('documents')
+    .insert({
+      title,
+      type: 'PDF',
+      url: storedPdfUrl(url, storagePath),
+      status: 'PROCESSING',
+      file_size: bytes.byteLength,
+      storage_path: storagePath,
+    })
+    .select('id')
+    .single();
+  if (row.error) {
+    await supabase.storage.from(BUCKET).remove([storagePath]);
+    throw new Error(`Recording ${storagePath} failed: ${row.error.message}`);
+  }
+  // pdfjs takes over the buffer it is given; the caller's bytes stay usable.
+  const { text, pages } = await extractTextWith(pdfjs, bytes.slice());
+  const ingested = await supabase.rpc('ingest_document_text', { document_id: row.data.id, text });
+  if (ingested.error) throw new Error(`Processing ${storagePath} failed: ${ingested.error.message}`);
+  return { id: row.data.id, passages: ingested.data, pages };
+}
 
 export type StarterResult = { added: string[] } | { skipped: 'disabled' | 'already added' };
 
@@ -58,32 +104,11 @@ export async function addStarterKnowledge(
   const marker = config.dataDir === null ? null : join(config.dataDir, MARKER_FILE);
   if (marker !== null && existsSync(marker)) return { skipped: 'already added' };
 
-  const supabase = serviceClient(url);
+  const supabase = localServiceClient(url);
   const added: string[] = [];
   for (const document of starterDocuments) {
     const bytes = new Uint8Array(readFileSync(join(starterDir, `${document.file}.pdf`)));
-    const storagePath = starterStoragePath(document.file);
-    const stored = await supabase.storage.from(BUCKET).upload(storagePath, bytes, { contentType: 'application/pdf' });
-    if (stored.error) throw new Error(`Storing ${document.file}.pdf failed: ${stored.error.message}`);
-    const row = await supabase
-      .from('documents')
-      .insert({
-        title: document.title,
-        type: 'PDF',
-        url: storedPdfUrl(url, storagePath),
-        status: 'PROCESSING',
-        file_size: bytes.byteLength,
-        storage_path: storagePath,
-      })
-      .select('id')
-      .single();
-    if (row.error) {
-      await supabase.storage.from(BUCKET).remove([storagePath]);
-      throw new Error(`Recording ${document.file}.pdf failed: ${row.error.message}`);
-    }
-    const { text } = await extractTextWith(pdfjs, bytes);
-    const ingested = await supabase.rpc('ingest_document_text', { document_id: row.data.id, text });
-    if (ingested.error) throw new Error(`Processing ${document.file}.pdf failed: ${ingested.error.message}`);
+    await addKnowledgeDocument(supabase, { url, bytes, title: document.title, storagePath: starterStoragePath(document.file) });
     added.push(document.title);
   }
   if (marker !== null) writeFileSync(marker, `${new Date().toISOString()}\n${added.join('\n')}\n`);
@@ -92,7 +117,7 @@ export async function addStarterKnowledge(
 
 /** Removes the starter documents again: rows through the Data API, files through the Storage API. */
 export async function removeStarterKnowledge(url: string): Promise<void> {
-  const supabase = serviceClient(url);
+  const supabase = localServiceClient(url);
   const paths = starterDocuments.map((document) => starterStoragePath(document.file));
   const { error } = await supabase.from('documents').delete().in('storage_path', paths);
   if (error) throw new Error(error.message);

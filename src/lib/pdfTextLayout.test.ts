@@ -1,4 +1,4 @@
-import { documentText, hasReadableText, pageText, type PdfTextItem } from './pdfTextLayout';
+import { documentText, hasReadableText, joinUnit, pageText, type PdfTextItem } from './pdfTextLayout';
 
 /** A run at baseline `y` in a 10-point font. */
 const run = (str: string, y: number, hasEOL = false, height = 10): PdfTextItem => ({
@@ -61,7 +61,89 @@ describe('pageText', () => {
   });
 });
 
+/** A run of `width` points at x, baseline y, in a 10-point font, as pdfjs reports widths. */
+const placed = (str: string, x: number, y: number, width: number, hasEOL = false): PdfTextItem => ({
+  str,
+  hasEOL,
+  transform: [10, 0, 0, 10, x, y],
+  height: 10,
+  width,
+});
+
+describe('pageText: units and cells', () => {
+  it('joins lines the typesetting wrapped into one unit, hyphenation undone', () => {
+    const items = [
+      placed('Wer regelmäßig Pausen macht, arbeitet danach schneller und macht weniger', 50, 700, 300, true),
+      placed('Fehler. Pausen sind Teil guter Arbeit; sie verhin-', 50, 688, 300, true),
+      placed('dern Erschöpfung.', 50, 676, 70, true),
+      placed('Ein kurzer Satz.', 50, 664, 60, true),
+      placed('Neue Zeile nach einer kurzen.', 50, 652, 110),
+    ];
+    expect(pageText(items)).toBe(
+      'Wer regelmäßig Pausen macht, arbeitet danach schneller und macht weniger Fehler. Pausen sind Teil guter Arbeit; sie verhindern Erschöpfung.\n' +
+        'Ein kurzer Satz.\nNeue Zeile nach einer kurzen.',
+    );
+  });
+
+  it('starts a unit at every list entry, even after a full line', () => {
+    const items = [
+      placed('• Erster Punkt einer Liste mit etwas längerem Text, der über mehrere Zeilen', 50, 700, 300, true),
+      placed('umbrochen wird.', 64, 688, 60, true),
+      placed('• Zweiter Punkt, der die Zeile ebenfalls ganz füllt bis zum rechten Rand hin', 50, 676, 300, true),
+      placed('1. Ein nummerierter Schritt.', 50, 664, 100),
+    ];
+    expect(pageText(items)).toBe(
+      '• Erster Punkt einer Liste mit etwas längerem Text, der über mehrere Zeilen umbrochen wird.\n' +
+        '• Zweiter Punkt, der die Zeile ebenfalls ganz füllt bis zum rechten Rand hin\n1. Ein nummerierter Schritt.',
+    );
+  });
+
+  it('separates table cells by a tab where the gap is wider than a word space, and keeps a bullet beside its text', () => {
+    const items = [
+      placed('Einzelsitzung', 50, 700, 60),
+      placed(' ', 110, 700, 40),
+      placed('60 Minuten', 150, 700, 45),
+      placed('95 €', 260, 700, 20, true),
+      placed('•', 50, 688, 4),
+      placed('Mit Nachweis', 64, 688, 55, true),
+      placed('Atem', 50, 660, 22),
+      placed('übung', 72.5, 660, 25),
+      placed('heute', 100, 660, 25),
+    ];
+    // Runs of one word (kerned pieces) join without a space.
+    expect(pageText(items)).toBe('Einzelsitzung\t60 Minuten\t95 €\n• Mit Nachweis\n\nAtemübung heute');
+  });
+
+  it('reads an option on a line of its own and its description indented below it as one entry of two cells', () => {
+    const items = [
+      placed('-r, --rekursiv', 50, 700, 70, true),
+      placed('Sichert auch alle Unterordner des angegebenen Ordners, beliebig', 128, 688, 222, true),
+      placed('tief verschachtelt.', 128, 676, 70, true),
+      placed('--komprimieren', 50, 664, 70, true),
+      placed('Packt die Sicherung.', 128, 652, 80),
+    ];
+    expect(pageText(items)).toBe(
+      '-r, --rekursiv\tSichert auch alle Unterordner des angegebenen Ordners, beliebig tief verschachtelt.\n--komprimieren\tPackt die Sicherung.',
+    );
+  });
+});
+
+describe('joinUnit', () => {
+  it('joins two pieces of a unit at their boundary only', () => {
+    expect(joinUnit('Die Metho-', 'de ist gut.\n\nNächster Absatz')).toBe('Die Methode ist gut.\n\nNächster Absatz');
+    expect(joinUnit('Ein E-', 'Mail kommt.')).toBe('Ein E-Mail kommt.');
+    expect(joinUnit('Herz-', 'oder Lunge')).toBe('Herz- oder Lunge');
+    expect(joinUnit('Das ist', 'gut.\nX')).toBe('Das ist gut.\nX');
+  });
+});
+
 describe('documentText', () => {
+  it('keeps a sentence that runs on to the next page in its unit', () => {
+    expect(documentText(['Die erste Seite endet mitten im', 'zweiten Satz, der auf der nächsten weitergeht.'])).toBe(
+      'Die erste Seite endet mitten im zweiten Satz, der auf der nächsten weitergeht.',
+    );
+  });
+
   it('puts an empty line between pages and leaves out empty pages', () => {
     expect(documentText(['Seite eins', '', 'Seite drei'])).toBe('Seite eins\n\nSeite drei');
   });

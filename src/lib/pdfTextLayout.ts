@@ -1,8 +1,13 @@
 /**
- * Turns the text runs a PDF reader reports per page into plain text that keeps its paragraphs:
- * a line break where the reader marks an end of line or the baseline moves, an empty line where
- * the gap between two lines is clearly wider than the page's usual line spacing, and an empty
- * line between pages. The database splits passages on exactly those empty lines.
+ * Turns the text runs a PDF reader reports per page into plain text that keeps the document's
+ * structure, as the database's passage splitting (private.document_passages) reads it:
+ *   - an empty line between blocks (paragraphs, headings, lists, tables): where the gap between
+ *     two lines is clearly wider than the page's usual line spacing, and between pages;
+ *   - a line per unit inside a block: a paragraph of prose, a list entry or a table row. Lines the
+ *     typesetting wrapped are joined again (the first word of a line would not have fit on the
+ *     line before it); a line that starts a list entry ("•", "–", "1.", "a)", "-r") starts a unit;
+ *   - a tab between the cells of a table row: runs on one line with a gap wider than a word space
+ *     (a table's columns, an option beside its description).
  *
  * The document's text is cleaned the way a reader would read it: words hyphenated at a line end
  * are joined ("Metho-" + "de"), while real hyphens stay ("E-" + "Mail", "4-7-8-" + "Atmung",
@@ -19,6 +24,8 @@ export interface PdfTextRun {
   transform: readonly number[];
   /** Font height in user space units (0 for some synthetic runs). */
   height: number;
+  /** Advance width in user space units; without it lines are kept as the reader reports them. */
+  width?: number;
 }
 
 /** pdfjs's marker items (`beginMarkedContent` …) carry no text. */
@@ -28,13 +35,29 @@ interface Line {
   text: string;
   y: number;
   height: number;
+  /** Where the line's text starts and ends on the x axis; NaN when the runs have no widths. */
+  left: number;
+  right: number;
 }
+
+/** A gap between two runs on a line this many font heights wide separates table cells. */
+const CELL_GAP = 1.2;
+/** A gap this many font heights wide is a word space. */
+const WORD_GAP = 0.12;
+
+/**
+ * A line that starts a list entry: a bullet or dash, "1." or "a)", an option ("-r", "--rekursiv").
+ * The database's private.is_entry_line() reads the same starts (tests/db keeps the two equal).
+ */
+export const entryStart = /^(?:[•·▪◦‣∙●○■□►▸*–—-]\s|\d{1,2}[.)]\s|[a-z][.)]\s|--?[\p{L}\p{N}])/u;
 
 // What the database could not store (NUL) or a reader should not see: control characters
 // other than tab and newline, soft hyphens and zero-width characters.
 // eslint-disable-next-line no-control-regex -- removing control characters is the point
 const invisible = /[\u0000-\u0008\u000b-\u001f\u007f\u00ad\u200b-\u200d\u2060\ufeff]/g;
-const horizontalSpace = /[^\S\n]+/g;
+// Tabs separate table cells and stay; other horizontal whitespace becomes one space.
+const horizontalSpace = /[^\S\n\t]+/g;
+const cellBreak = / *\t[\t ]*/g;
 // Typographic ligatures (ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ) become their letters.
 const ligatures = /[\ufb00-\ufb06]/g;
 // Hyphen look-alikes become the ASCII hyphen; a figure dash and the horizontal bar become dashes.
@@ -52,6 +75,7 @@ function normaliseLine(text: string): string {
     .replace(hyphens, '-')
     .replace(soloDashes, '–')
     .replace(horizontalSpace, ' ')
+    .replace(cellBreak, '\t')
     .trim();
 }
 
@@ -69,13 +93,20 @@ function collectLines(items: readonly PdfTextItem[]): Line[] {
   let parts: string[] = [];
   let y = 0;
   let height = 0;
+  let left = Number.NaN;
+  let right = Number.NaN;
   const endLine = () => {
     const text = normaliseLine(parts.join(''));
-    if (text !== '') lines.push({ text, y, height });
+    if (text !== '') lines.push({ text, y, height, left, right });
     parts = [];
+    left = Number.NaN;
+    right = Number.NaN;
   };
   for (const item of items) {
     if (!isRun(item)) continue;
+    const x = item.transform[4] ?? 0;
+    // Widths only count on upright text (no rotation or skew).
+    const measured = item.width !== undefined && (item.transform[1] ?? 0) === 0 && (item.transform[2] ?? 0) === 0;
     if (item.str.trim() !== '') {
       const itemY = item.transform[5] ?? 0;
       const itemHeight = Math.abs(item.height || (item.transform[3] ?? 0));
@@ -83,9 +114,14 @@ function collectLines(items: readonly PdfTextItem[]): Line[] {
       if (parts.length === 0) {
         y = itemY;
         height = itemHeight;
+        left = measured ? x : Number.NaN;
+      } else if (measured && !Number.isNaN(right)) {
+        parts.push(separator(parts.join(''), x - right, Math.max(itemHeight, height, 1)));
       }
       parts.push(item.str);
-    } else if (parts.length > 0) {
+      right = measured ? x + (item.width ?? 0) : Number.NaN;
+    } else if (parts.length > 0 && (!measured || Number.isNaN(right))) {
+      // Without widths, the reader's own spaces are all there is.
       parts.push(item.str);
     }
     if (item.hasEOL) endLine();
@@ -94,7 +130,43 @@ function collectLines(items: readonly PdfTextItem[]): Line[] {
   return lines;
 }
 
-/** One page's text: lines separated by '\n', paragraphs by an empty line. */
+/** What a gap between two runs on a line stands for: a table cell's end, a word space, nothing. */
+function separator(before: string, gap: number, height: number): string {
+  if (/\s$/u.test(before)) return '';
+  // A list marker keeps its text beside it as one cell ("•  Text", "1.  Text").
+  if (gap >= CELL_GAP * height && !/^\s*(?:[•·▪◦‣∙●○■□►▸*–—-]|\d{1,2}[.)]|[a-z][.)])$/u.test(before)) return '\t';
+  return gap >= WORD_GAP * height ? ' ' : '';
+}
+
+/**
+ * Whether `line` goes on the unit of the line before it: it starts no list entry, the two are not
+ * two rows of a table, and its first word would not have fit at the end of the line before (or it
+ * is an option's description indented below the option). Lines without widths never do.
+ */
+function continues(before: Line, line: Line, rightEdge: number): boolean {
+  if (Number.isNaN(before.right) || Number.isNaN(line.left) || entryStart.test(line.text)) return false;
+  if (before.text.includes('\t') && line.text.includes('\t')) return false;
+  if (describes(before, line)) return true;
+  const firstWord = /^\S+/u.exec(line.text)?.[0] ?? '';
+  const charWidth = (line.right - line.left) / Math.max(1, line.text.length);
+  return before.right + (firstWord.length + 1) * charWidth > rightEdge - 0.5 * before.height;
+}
+
+/** An option or term on a line of its own and its description indented below it. */
+const describes = (before: Line, line: Line): boolean =>
+  entryStart.test(before.text) && !before.text.includes('\t') && line.left > before.left + 2 * before.height;
+
+/** Two pieces of one unit joined: hyphenation at the end of the first undone, else a space. */
+export function joinUnit(first: string, second: string): string {
+  // Only the boundary is looked at: the last word of `first` and the first word of `second`.
+  const cut = first.search(/\S+$/u);
+  const head = cut < 0 ? first : first.slice(0, cut);
+  const next = /^\S+/u.exec(second)?.[0] ?? '';
+  const boundary = joinHyphenation(`${first.slice(head.length)}\n${next}`).replace('\n', ' ');
+  return head + boundary + second.slice(next.length);
+}
+
+/** One page's text: units separated by '\n', blocks by an empty line. */
 export function pageText(items: readonly PdfTextItem[]): string {
   const lines = collectLines(items);
   const steps = lines.slice(1).map((line, i) => (lines[i]?.y ?? line.y) - line.y);
@@ -102,16 +174,30 @@ export function pageText(items: readonly PdfTextItem[]): string {
   const usualHeight = median(lines.map((line) => line.height).filter((height) => height > 0)) || 10;
   const forward = steps.filter((step) => step > 0.5 * usualHeight);
   const spacing = Math.min(forward.length > 0 ? median(forward) : usualHeight * 1.2, usualHeight * 1.5);
-  return lines
-    .map((line, i) => {
-      if (i === 0) return line.text;
-      const step = steps[i - 1] ?? 0;
-      // A wide gap starts a paragraph; a jump upwards (next column, a footer drawn first) too.
-      const paragraph = step > spacing * 1.4 || step < -0.5 * usualHeight;
-      return `${paragraph ? '\n\n' : '\n'}${line.text}`;
-    })
-    .join('')
-    .normalize('NFC');
+  // Where the text column ends: the rightmost line that is no table row (a running header or
+  // footer set across a wider measure has its gap, too).
+  const rightEdge = Math.max(
+    ...lines.filter((line) => !line.text.includes('\t')).map((line) => line.right).filter((right) => !Number.isNaN(right)),
+    Number.NEGATIVE_INFINITY,
+  );
+  let text = '';
+  lines.forEach((line, i) => {
+    const before = lines[i - 1];
+    if (before === undefined) {
+      text = line.text;
+      return;
+    }
+    const step = steps[i - 1] ?? 0;
+    // A wide gap starts a block; a jump upwards (next column, a footer drawn first) too.
+    if (step > spacing * 1.4 || step < -0.5 * usualHeight) text += `\n\n${line.text}`;
+    else if (continues(before, line, rightEdge)) {
+      const cut = text.lastIndexOf('\n') + 1;
+      // An option on a line of its own and its description below it are one entry of two cells.
+      const cell = describes(before, line);
+      text = text.slice(0, cut) + (cell ? `${text.slice(cut)}\t${line.text}` : joinUnit(text.slice(cut), line.text));
+    } else text += `\n${line.text}`;
+  });
+  return text.normalize('NFC');
 }
 
 /** A line that is nothing but a page number: "7", "- 7 -", "Seite 7", "Page 7 of 9", "7/9". */
@@ -156,8 +242,8 @@ export function joinHyphenation(text: string): string {
 
 /**
  * The document's text: its pages' texts without running headers, footers and page numbers, an
- * empty line between pages (or a plain line break where a sentence runs on to the next page),
- * empty pages left out, line-end hyphenation joined.
+ * empty line between pages (a sentence that runs on to the next page stays in its unit), empty
+ * pages left out, line-end hyphenation joined.
  */
 export function documentText(pages: readonly string[]): string {
   const pageLines = pages.map((page) => page.split('\n'));
@@ -177,9 +263,10 @@ export function documentText(pages: readonly string[]): string {
     if (page === '') continue;
     if (text === '') text = page;
     else {
-      // A sentence that runs on to the next page (no sentence end, next page starts in lower case).
+      // A sentence that runs on to the next page (no sentence end, next page starts in lower case)
+      // goes on in the same unit.
       const runsOn = !/[.!?:…"“”»)]$/u.test(text) && /^\p{Ll}/u.test(page);
-      text += (runsOn ? '\n' : '\n\n') + page;
+      text = runsOn ? joinUnit(text, page) : `${text}\n\n${page}`;
     }
   }
   return joinHyphenation(text);

@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { afterAll, beforeAll } from 'vitest';
 
 import { type DatabaseRole, type JwtClaims, openDatabase, withClaims } from '../../supabase/local/database';
 
@@ -62,6 +63,33 @@ export async function createAccounts(db: PGlite): Promise<void> {
             ($2, 'authenticated', 'authenticated', 'member@example.com', 'x', '{"provider":"email"}', '{}', now(), now())`,
     [ADMIN_ID, MEMBER_ID],
   );
+}
+
+/** The database of a test file, available from its beforeAll hooks and tests on. */
+export interface FileDatabase {
+  readonly db: PGlite;
+}
+
+/**
+ * A fresh database with the admin and the member account for the calling test file: opened before
+ * its first test (before the file's own beforeAll hooks that come after this call), closed after
+ * its last.
+ */
+export function useDatabase(): FileDatabase {
+  let opened: PGlite | null = null;
+  beforeAll(async () => {
+    opened = await freshDatabase();
+    await createAccounts(opened);
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+  return {
+    get db(): PGlite {
+      if (opened === null) throw new Error('useDatabase(): the database opens in beforeAll; use it from a hook or a test');
+      return opened;
+    },
+  };
 }
 
 /** What a statement did: the rows it returned and the rows it changed, or the error it raised. */

@@ -1,21 +1,11 @@
 import { readFile } from 'node:fs/promises';
 
-import type { PGlite } from '@electric-sql/pglite';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { actors, attempt, createAccounts, freshDatabase, insertDocument, type Outcome, run } from './fixtures';
+import { actors, attempt, insertDocument, type Outcome, run, useDatabase } from './fixtures';
 
-let db: PGlite;
-
-beforeAll(async () => {
-  db = await freshDatabase();
-  await createAccounts(db);
-});
-
-afterAll(async () => {
-  await db.close();
-});
+const fixture = useDatabase();
 
 function failsWith(outcome: Outcome, code: string): void {
   expect(outcome).toMatchObject({ ok: false, code });
@@ -23,7 +13,7 @@ function failsWith(outcome: Outcome, code: string): void {
 
 describe('voice_configs', () => {
   it('is seeded with exactly one active row holding the defaults', async () => {
-    const result = await db.query('select stability, similarity_boost, style, use_speaker_boost, pitch, speed from public.voice_configs where is_active');
+    const result = await fixture.db.query('select stability, similarity_boost, style, use_speaker_boost, pitch, speed from public.voice_configs where is_active');
     expect(result.rows).toEqual([
       { stability: 0.25, similarity_boost: 0.75, style: 0.45, use_speaker_boost: true, pitch: 1, speed: 1 },
     ]);
@@ -42,12 +32,12 @@ describe('voice_configs', () => {
     ['speed', 2.1],
     ['speed', 'NaN'],
   ])('rejects %s = %s', async (column, value) => {
-    failsWith(await attempt(db, actors.admin, `update public.voice_configs set ${column} = $1 where is_active`, [value]), '23514');
+    failsWith(await attempt(fixture.db, actors.admin, `update public.voice_configs set ${column} = $1 where is_active`, [value]), '23514');
   });
 
   it('accepts the slider bounds themselves', async () => {
     const outcome = await attempt(
-      db,
+      fixture.db,
       actors.admin,
       `insert into public.voice_configs (stability, similarity_boost, style, pitch, speed)
        values (0, 1, 0, 0.5, 2), (1, 0, 1, 2, 0.5) returning id`,
@@ -56,34 +46,34 @@ describe('voice_configs', () => {
   });
 
   it('rejects a missing value', async () => {
-    failsWith(await attempt(db, actors.admin, 'update public.voice_configs set pitch = null where is_active'), '23502');
+    failsWith(await attempt(fixture.db, actors.admin, 'update public.voice_configs set pitch = null where is_active'), '23502');
   });
 
   it('rejects a second active row', async () => {
-    failsWith(await attempt(db, actors.admin, 'insert into public.voice_configs (is_active) values (true)'), '23505');
+    failsWith(await attempt(fixture.db, actors.admin, 'insert into public.voice_configs (is_active) values (true)'), '23505');
   });
 
   it('rejects deactivating the only active row', async () => {
-    failsWith(await attempt(db, actors.admin, 'update public.voice_configs set is_active = false where is_active'), '23514');
+    failsWith(await attempt(fixture.db, actors.admin, 'update public.voice_configs set is_active = false where is_active'), '23514');
   });
 
   it('allows swapping the active row within one transaction', async () => {
-    await run(db, actors.admin, 'insert into public.voice_configs (stability) values (0.9)');
-    await db.transaction(async (tx) => {
+    await run(fixture.db, actors.admin, 'insert into public.voice_configs (stability) values (0.9)');
+    await fixture.db.transaction(async (tx) => {
       await tx.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [
         JSON.stringify(actors.admin.claims),
       ]);
       await tx.query('update public.voice_configs set is_active = false where is_active');
       await tx.query('update public.voice_configs set is_active = true where stability = 0.9');
     });
-    const active = await run<{ stability: number }>(db, actors.anon, 'select stability from public.voice_configs');
+    const active = await run<{ stability: number }>(fixture.db, actors.anon, 'select stability from public.voice_configs');
     expect(active).toEqual([{ stability: 0.9 }]);
   });
 
   it('stamps updated_at on every change', async () => {
-    const [before] = await run<{ updated_at: Date }>(db, actors.admin, 'select updated_at from public.voice_configs where is_active');
+    const [before] = await run<{ updated_at: Date }>(fixture.db, actors.admin, 'select updated_at from public.voice_configs where is_active');
     const [after] = await run<{ updated_at: Date }>(
-      db,
+      fixture.db,
       actors.admin,
       'update public.voice_configs set speed = 1.1 where is_active returning updated_at',
     );
@@ -94,7 +84,7 @@ describe('voice_configs', () => {
 describe('documents', () => {
   it('defaults to a PROCESSING PDF created by the signed-in admin', async () => {
     const [row] = await run<{ type: string; status: string; created_by: string; content: string | null }>(
-      db,
+      fixture.db,
       actors.admin,
       `insert into public.documents (title, url) values ('neu.pdf', 'https://example.com/neu.pdf')
        returning type, status, created_by, content`,
@@ -114,31 +104,31 @@ describe('documents', () => {
     ['a negative file size', `insert into public.documents (title, url, file_size) values ('a.pdf', 'u', -1)`, '23514'],
     ['an empty title', `insert into public.documents (title, url) values ('', 'u')`, '23514'],
   ])('rejects %s', async (_name, sql, code) => {
-    failsWith(await attempt(db, actors.admin, sql), code);
+    failsWith(await attempt(fixture.db, actors.admin, sql), code);
   });
 
   it('removes its passages when deleted', async () => {
-    const id = await insertDocument(db, { title: 'weg.pdf' });
-    await run(db, actors.admin, 'select public.ingest_document_text($1, $2)', [id, 'Ein Absatz über Ruhe.']);
-    await run(db, actors.admin, 'delete from public.documents where id = $1', [id]);
-    const left = await db.query('select 1 from public.document_chunks where document_id = $1', [id]);
+    const id = await insertDocument(fixture.db, { title: 'weg.pdf' });
+    await run(fixture.db, actors.admin, 'select public.ingest_document_text($1, $2)', [id, 'Ein Absatz über Ruhe.']);
+    await run(fixture.db, actors.admin, 'delete from public.documents where id = $1', [id]);
+    const left = await fixture.db.query('select 1 from public.document_chunks where document_id = $1', [id]);
     expect(left.rows).toEqual([]);
   });
 
   it('is published for realtime, and the local change feed records and announces changes', async () => {
-    const published = await db.query<{ tablename: string }>(
+    const published = await fixture.db.query<{ tablename: string }>(
       `select tablename from pg_publication_tables where pubname = 'supabase_realtime' order by 1`,
     );
     expect(published.rows.map((row) => row.tablename)).toEqual(['documents']);
 
     const announced: string[] = [];
-    const unlisten = await db.listen('supabase_local_changes', (payload) => announced.push(payload));
-    const id = await insertDocument(db, { title: 'live.pdf' });
-    await run(db, actors.admin, `update public.documents set title = 'live-2.pdf' where id = $1`, [id]);
-    await run(db, actors.admin, 'delete from public.documents where id = $1', [id]);
+    const unlisten = await fixture.db.listen('supabase_local_changes', (payload) => announced.push(payload));
+    const id = await insertDocument(fixture.db, { title: 'live.pdf' });
+    await run(fixture.db, actors.admin, `update public.documents set title = 'live-2.pdf' where id = $1`, [id]);
+    await run(fixture.db, actors.admin, 'delete from public.documents where id = $1', [id]);
     await unlisten();
 
-    const changes = await db.query<{ id: number; type: string; record: { title?: string } | null; old_record: unknown }>(
+    const changes = await fixture.db.query<{ id: number; type: string; record: { title?: string } | null; old_record: unknown }>(
       `select id, type, record, old_record from supabase_local.changes
         where coalesce(record ->> 'id', old_record ->> 'id') = $1 order by id`,
       [id],
@@ -161,11 +151,11 @@ describe('conversations', () => {
     ],
     ['a negative message count', 'insert into public.conversations (message_count) values (-1)', '23514'],
   ])('rejects %s', async (_name, sql, code) => {
-    failsWith(await attempt(db, actors.service, sql), code);
+    failsWith(await attempt(fixture.db, actors.service, sql), code);
   });
 
   it('holds nothing personal', async () => {
-    const columns = await db.query<{ column_name: string }>(
+    const columns = await fixture.db.query<{ column_name: string }>(
       `select column_name from information_schema.columns
         where table_schema = 'public' and table_name = 'conversations' order by 1`,
     );
@@ -182,22 +172,22 @@ describe('conversations', () => {
 describe('users (operator profiles)', () => {
   const id = '00000000-0000-4000-8000-00000000d001';
   const profile = async () =>
-    (await db.query<{ email: string; role: string | null }>('select email, role from public.users where id = $1', [id])).rows;
+    (await fixture.db.query<{ email: string; role: string | null }>('select email, role from public.users where id = $1', [id])).rows;
 
   it('follows auth.users on insert, update and delete', async () => {
-    await db.query(
+    await fixture.db.query(
       `insert into auth.users (id, email, raw_app_meta_data, created_at) values ($1, 'neu@example.com', '{"provider":"email"}', now())`,
       [id],
     );
     expect(await profile()).toEqual([{ email: 'neu@example.com', role: null }]);
 
-    await db.query(
+    await fixture.db.query(
       `update auth.users set email = 'chef@example.com', raw_app_meta_data = raw_app_meta_data || '{"role":"admin"}' where id = $1`,
       [id],
     );
     expect(await profile()).toEqual([{ email: 'chef@example.com', role: 'admin' }]);
 
-    await db.query('delete from auth.users where id = $1', [id]);
+    await fixture.db.query('delete from auth.users where id = $1', [id]);
     expect(await profile()).toEqual([]);
   });
 });
@@ -211,16 +201,16 @@ describe('admin_stats', () => {
     conversationGrowth: number | null;
   }
   const stats = async () => {
-    const [row] = await run<{ stats: Stats }>(db, actors.admin, 'select public.admin_stats() as stats');
+    const [row] = await run<{ stats: Stats }>(fixture.db, actors.admin, 'select public.admin_stats() as stats');
     return row?.stats;
   };
 
   it('counts real rows and reports null where there is nothing to average or compare', async () => {
-    await db.exec('delete from public.conversations; delete from public.documents;');
-    await insertDocument(db, { title: 'a.pdf', status: 'COMPLETED' });
-    await insertDocument(db, { title: 'b.pdf', status: 'COMPLETED' });
-    await insertDocument(db, { title: 'c.pdf', status: 'PROCESSING' });
-    await insertDocument(db, { title: 'd.pdf', status: 'ERROR' });
+    await fixture.db.exec('delete from public.conversations; delete from public.documents;');
+    await insertDocument(fixture.db, { title: 'a.pdf', status: 'COMPLETED' });
+    await insertDocument(fixture.db, { title: 'b.pdf', status: 'COMPLETED' });
+    await insertDocument(fixture.db, { title: 'c.pdf', status: 'PROCESSING' });
+    await insertDocument(fixture.db, { title: 'd.pdf', status: 'ERROR' });
 
     expect(await stats()).toEqual({
       totalUsers: 2,
@@ -232,7 +222,7 @@ describe('admin_stats', () => {
   });
 
   it('computes active conversations, the rounded average rating and month-over-month growth', async () => {
-    await db.exec(`
+    await fixture.db.exec(`
       delete from public.conversations;
       -- this calendar month (Europe/Berlin): two, both active in the last 24 hours
       insert into public.conversations (started_at, last_message_at, rating) values (now(), now(), 5), (now(), now(), 4);
@@ -311,7 +301,7 @@ describe('supabase/functions/_shared/database.types.ts', () => {
     );
     schema = members(typeOf(members(database?.type).get('public')));
     columns = (
-      await db.query<Column>(
+      await fixture.db.query<Column>(
         `select c.table_name, c.column_name, c.is_nullable, c.udt_name,
                 (c.column_default is not null or c.is_identity = 'YES' or c.is_generated = 'ALWAYS') as has_default,
                 coalesce(c.identity_generation = 'ALWAYS', false) as identity_always,
@@ -368,7 +358,7 @@ describe('supabase/functions/_shared/database.types.ts', () => {
   });
 
   it('lists the callable functions with their arguments', async () => {
-    const functions = await db.query<{ proname: string; args: string[]; optional: string[] }>(
+    const functions = await fixture.db.query<{ proname: string; args: string[]; optional: string[] }>(
       `select p.proname,
               coalesce(array(select a from unnest(p.proargnames) with ordinality as x (a, i)
                               where p.proargmodes is null or p.proargmodes[i] in ('i', 'b', 'v')
@@ -399,7 +389,7 @@ describe('supabase/functions/_shared/database.types.ts', () => {
   });
 
   it('lists the enums with their values in order', async () => {
-    const enums = await db.query<{ typname: string; labels: string[] }>(
+    const enums = await fixture.db.query<{ typname: string; labels: string[] }>(
       `select t.typname, array_agg(e.enumlabel order by e.enumsortorder) as labels
          from pg_type t join pg_enum e on e.enumtypid = t.oid join pg_namespace n on n.oid = t.typnamespace
         where n.nspname = 'public' group by t.typname order by t.typname`,
@@ -414,7 +404,7 @@ describe('supabase/functions/_shared/database.types.ts', () => {
 
 describe('policies', () => {
   it('gives no role two permissive policies for the same command on one table (splinter: multiple_permissive_policies)', async () => {
-    const { rows } = await db.query<{ table_name: string; role: string; command: string; policies: string[] }>(
+    const { rows } = await fixture.db.query<{ table_name: string; role: string; command: string; policies: string[] }>(
       `with expanded as (
          select c.relname as table_name, r.rolname as role, cmd.command, p.polname
            from pg_policy p
@@ -434,14 +424,14 @@ describe('policies', () => {
   });
 
   it('still lets visitors and members read only the active voice and admins every voice', async () => {
-    await run(db, actors.service, `insert into public.voice_configs (is_active) values (false)`);
+    await run(fixture.db, actors.service, `insert into public.voice_configs (is_active) values (false)`);
     const counts = async (actor: (typeof actors)[keyof typeof actors]) =>
-      (await run<{ active: boolean }>(db, actor, 'select is_active as active from public.voice_configs')).map((row) => row.active);
+      (await run<{ active: boolean }>(fixture.db, actor, 'select is_active as active from public.voice_configs')).map((row) => row.active);
     const all = await counts(actors.service);
     expect(all).toContain(false);
     expect(await counts(actors.anon)).toEqual([true]);
     expect(await counts(actors.member)).toEqual([true]);
     expect(await counts(actors.admin)).toHaveLength(all.length);
-    await run(db, actors.service, `delete from public.voice_configs where not is_active`);
+    await run(fixture.db, actors.service, `delete from public.voice_configs where not is_active`);
   });
 });

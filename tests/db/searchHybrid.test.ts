@@ -4,11 +4,10 @@
  * question embedding the search is the full-text search; a passage only the embedding finds needs
  * the semantic floor; only admins and the service role store embeddings.
  */
-import type { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { fakeEmbedding } from '../fixtures/fakeProviders/fakeEmbeddings';
-import { actors, createAccounts, freshDatabase, insertDocument, run } from './fixtures';
+import { actors, insertDocument, run, useDatabase } from './fixtures';
 
 interface Hit extends Record<string, unknown> {
   content: string;
@@ -22,43 +21,37 @@ const sleep = [
   'Ein kurzes Nickerchen am frühen Nachmittag sollte nicht länger als zwanzig Minuten dauern.',
 ].join('\n\n');
 
-let db: PGlite;
+const fixture = useDatabase();
 let documentId: string;
 const literal = (text: string) => `[${fakeEmbedding(text).join(',')}]`;
 
 async function embedAll(): Promise<number> {
   const passages = await run<{ document_id: string; ordinal: number; content: string }>(
-    db,
+    fixture.db,
     actors.service,
     'select document_id, ordinal, content from public.document_chunks where embedding is null',
   );
   const items = passages.map((passage) => ({ document_id: passage.document_id, ordinal: passage.ordinal, embedding: literal(passage.content) }));
-  const [written] = await run<{ n: number }>(db, actors.service, 'select public.store_passage_embeddings($1::jsonb) as n', [JSON.stringify(items)]);
+  const [written] = await run<{ n: number }>(fixture.db, actors.service, 'select public.store_passage_embeddings($1::jsonb) as n', [JSON.stringify(items)]);
   return written?.n ?? 0;
 }
 
 const search = (query: string, embedding: string | null) =>
-  run<Hit>(db, actors.service, 'select * from public.search_knowledge($1, 5, null, $2::extensions.vector)', [query, embedding]);
+  run<Hit>(fixture.db, actors.service, 'select * from public.search_knowledge($1, 5, null, $2::extensions.vector)', [query, embedding]);
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  await createAccounts(db);
   // One short document per paragraph: one passage each, so the test can tell them apart.
   for (const [index, paragraph] of sleep.split('\n\n').entries()) {
-    documentId = await insertDocument(db, { title: `schlaf-${String(index + 1)}.pdf` });
-    await run(db, actors.admin, 'select public.ingest_document_text($1, $2)', [documentId, paragraph]);
+    documentId = await insertDocument(fixture.db, { title: `schlaf-${String(index + 1)}.pdf` });
+    await run(fixture.db, actors.admin, 'select public.ingest_document_text($1, $2)', [documentId, paragraph]);
   }
-});
-
-afterAll(async () => {
-  await db.close();
 });
 
 describe('hybrid search', () => {
   it('stores embeddings only for admins and the service role', async () => {
     const item = JSON.stringify([{ document_id: documentId, ordinal: 1, embedding: literal('x') }]);
     for (const actor of [actors.anon, actors.member]) {
-      await expect(run(db, actor, 'select public.store_passage_embeddings($1::jsonb)', [item])).rejects.toThrow(/permission denied|only admins/);
+      await expect(run(fixture.db, actor, 'select public.store_passage_embeddings($1::jsonb)', [item])).rejects.toThrow(/permission denied|only admins/);
     }
     expect(await embedAll()).toBe(3);
   });
@@ -86,11 +79,24 @@ describe('hybrid search', () => {
     expect(await search(question, literal(question))).toEqual([]);
   });
 
+  it('finds the nearest passages of COMPLETED documents only, and none without an embedding', async () => {
+    const nearest = (embedding: string | null) =>
+      run<{ chunk_id: number; similarity: number }>(fixture.db, actors.service, 'select * from private.vector_candidates($1::extensions.vector, 20)', [embedding]);
+    expect(await nearest(null)).toEqual([]);
+    const question = literal('Alkohol macht müde');
+    const before = await nearest(question);
+    expect(before).toHaveLength(3);
+    expect(before.map((row) => row.similarity)).toEqual([...before.map((row) => row.similarity)].sort((a, b) => b - a));
+    await fixture.db.query(`update public.documents set status = 'PROCESSING' where title = 'schlaf-2.pdf'`);
+    expect(await nearest(question)).toHaveLength(2);
+    await fixture.db.query(`update public.documents set status = 'COMPLETED' where title = 'schlaf-2.pdf'`);
+  });
+
   it('is the full-text search without a question embedding, and new passages wait for their embedding', async () => {
     const question = 'Wie lange wirkt Koffein?';
     expect((await search(question, null)).map((hit) => hit.content)).toEqual((await search(question, literal(question))).map((hit) => hit.content));
-    await run(db, actors.admin, 'select public.ingest_document_text($1, $2)', [documentId, sleep]);
-    const [pending] = await run<{ n: number }>(db, actors.service, 'select count(*)::int as n from public.document_chunks where embedding is null');
+    await run(fixture.db, actors.admin, 'select public.ingest_document_text($1, $2)', [documentId, sleep]);
+    const [pending] = await run<{ n: number }>(fixture.db, actors.service, 'select count(*)::int as n from public.document_chunks where embedding is null');
     expect(pending?.n).toBeGreaterThan(0);
   });
 });
@@ -100,7 +106,7 @@ describe('search speed with and without vectors', () => {
   // enable_seqscan off, its nearest-neighbour side walks the HNSW index and its full-text side the
   // GIN index, so neither reads every passage as the knowledge base grows.
   const plan = async (sql: string, params: unknown[]): Promise<string> =>
-    db.transaction(async (tx) => {
+    fixture.db.transaction(async (tx) => {
       await tx.query('set local enable_seqscan = off');
       const result = await tx.query<{ 'QUERY PLAN': string }>(`explain ${sql}`, params);
       return result.rows.map((row) => row['QUERY PLAN']).join('\n');

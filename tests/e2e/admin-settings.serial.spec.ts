@@ -1,3 +1,4 @@
+import { persona } from '../../src/config/persona';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { fixtureBytes } from '../fixtures/pdf/write';
 import { DASHBOARD_PATH, documentRow, expect, removeDocuments, test, text, uploadPdfs } from './admin';
@@ -42,7 +43,8 @@ test.describe('system settings and counters', () => {
   });
 
   test('"Cache leeren" asks first, then empties the voice cache so the next greeting is synthesised anew', async ({ page }) => {
-    const probe = JSON.stringify({ text: 'Hallo aus dem Cache-Test.', cache: true });
+    // Only the greeting is ever cached (supabase/functions/_shared/ttsCachePolicy.ts).
+    const probe = JSON.stringify({ text: persona.greeting, cache: true });
     const first = await fetch(`${functions}/tts`, { method: 'POST', headers: anonHeaders, body: probe });
     await first.arrayBuffer();
     const second = await fetch(`${functions}/tts`, { method: 'POST', headers: anonHeaders, body: probe });

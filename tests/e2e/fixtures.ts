@@ -55,6 +55,9 @@ export const test = base.extend<{ consoleProblems: ConsoleProblems }>({
 
 export { expect };
 
+/** The accessibility rules every page and state is audited against (axe-core tags). */
+export const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
 /** Waits until React has hydrated the prerendered page (the app marks <html> when it is live). */
 export async function gotoHydrated(page: Page, path: string) {
   const response = await page.goto(path);

@@ -1,7 +1,9 @@
+import AxeBuilder from '@axe-core/playwright';
 import { entryChunk, pageMeta, pageMetaFromHtml } from '../../src/app/buildContract';
 import { persona } from '../../src/config/persona';
 import { getHref, routeIds, routes, type Lang, type RouteId } from '../../src/config/routes';
-import { expect, gotoHydrated, test, text } from './fixtures';
+import { expect, gotoHydrated, test, text, wcag } from './fixtures';
+import { decodeEntities, germanIn } from './germanTexts';
 
 /** Where each page's heading lives in the translations. */
 const headingKey: Record<RouteId, string> = {
@@ -37,12 +39,41 @@ const cases = routeIds.flatMap((id) =>
   (['de', 'en'] as const).map((lang) => ({ id, lang, path: getHref(id, lang), bound: 'en' in routes[id].paths })),
 );
 
+/** Every text node the page renders, from its first frame until the test reads them, outside lang="de". */
+function recordTextsInEveryFrame() {
+  const seen = new Set<string>();
+  Object.assign(window, { textsSeen: seen });
+  const sample = () => {
+    const body = document.querySelector('body');
+    if (body) {
+      const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.parentElement?.closest('[lang="de"]')) seen.add(node.textContent ?? '');
+      }
+    }
+    requestAnimationFrame(sample);
+  };
+  requestAnimationFrame(sample);
+}
+
+/**
+ * One visit per page and language checks what every page owes: its heading in its language, the
+ * landmarks, no axe-core violation, and on an English path no German text in the prerendered HTML
+ * or in any frame until the page is live (the live coach's part, marked lang="de", aside).
+ */
 test.describe('every route in both languages', () => {
   for (const { id, lang, path, bound } of cases) {
     test(`${id} (${lang}) at ${path}`, async ({ page }) => {
+      const englishPage = lang === 'en' && routes[id].kind !== 'admin';
       if (!bound) {
         // The admin area has one path and follows the remembered language.
         await page.addInitScript((choice) => window.localStorage.setItem('language', choice), lang);
+      }
+      if (englishPage) {
+        const html = await (await page.request.get(path)).text();
+        const withoutCoach = id === 'liveCoach' ? html.replace(/<div[^>]* lang="de"[\s\S]*<\/main>/, '</main>') : html;
+        expect(germanIn(decodeEntities(withoutCoach)), 'German in the prerendered HTML').toEqual([]);
+        await page.addInitScript(recordTextsInEveryFrame);
       }
       await gotoHydrated(page, path);
       if (id === 'contact') {
@@ -55,6 +86,15 @@ test.describe('every route in both languages', () => {
       await expect(page.locator('html')).toHaveAttribute('lang', lang);
       await expect(page.getByRole('banner').first()).toBeVisible();
       await expect(page.getByRole('contentinfo')).toBeVisible();
+      if (englishPage) {
+        await page.waitForLoadState('networkidle');
+        const texts = await page.evaluate(() => [...(window as unknown as { textsSeen: Set<string> }).textsSeen].join('\n'));
+        expect(texts.length).toBeGreaterThan(0);
+        expect(germanIn(texts), 'German in a frame').toEqual([]);
+        expect(germanIn(await page.title()), 'German in the title').toEqual([]);
+      }
+      const results = await new AxeBuilder({ page }).withTags(wcag).analyze();
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     });
   }
 });

@@ -6,7 +6,8 @@
 import OpenAI, { APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { personaSystemPrompt } from '../../supabase/functions/_shared/persona';
-import { FALLBACK_ANSWER } from '../../supabase/functions/coach/offline';
+import { NO_KNOWLEDGE_RULES } from '../../supabase/functions/coach/knowledge';
+import { honestReply } from '../../supabase/functions/coach/offline';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { addCompletedDocument, clientAt, startHarness, type Harness } from './harness';
@@ -149,6 +150,7 @@ describe('with a language model', () => {
     expect(sent).not.toHaveProperty('max_completion_tokens');
     expect(sent.messages).toEqual([
       { role: 'system', content: personaSystemPrompt },
+      { role: 'system', content: expect.stringMatching(/^Wissen aus der Wissensdatenbank: Zu dieser Nachricht steht nichts/u) as unknown },
       { role: 'user', content: 'Hallo' },
       { role: 'assistant', content: 'Hallo! Wie geht es dir?' },
       { role: 'user', content: 'Gut, danke.' },
@@ -179,9 +181,14 @@ describe('with a language model', () => {
     expect(user).toEqual({ role: 'user', content: 'Welche Atemtechnik hilft mir beim Einschlafen?' });
   });
 
-  it('sends no knowledge message when nothing matches', async () => {
+  it('tells the model when nothing matches, and what the knowledge base covers', async () => {
     await ask(harness, question('Hallo'));
-    expect(lastModelRequest().messages.filter((message) => message.role === 'system')).toHaveLength(1);
+    const system = lastModelRequest().messages.filter((message) => message.role === 'system');
+    expect(system).toHaveLength(2);
+    expect(system[1]?.content).toBe(
+      'Wissen aus der Wissensdatenbank: Zu dieser Nachricht steht nichts in der Wissensdatenbank.\n\n' +
+        `${NO_KNOWLEDGE_RULES}\n\nDeine Wissensdatenbank enthält Dokumente zu „schlaf“.`,
+    );
   });
 
   it('cuts the reply after the fourth sentence, streamed and in one piece', async () => {
@@ -423,9 +430,9 @@ describe('without OPENAI_API_KEY (knowledge base only)', () => {
     );
   });
 
-  it('starts at the sentence about what was asked, with the one before it when that is the last', async () => {
+  it('starts at the sentence about what was asked, nothing before it, also when it is the last', async () => {
     const answer = await ask(harness, question('Verbessert Bewegung den Schlaf?'));
-    expect(answer.content).toBe('Wiederhole die Atemtechnik viermal hintereinander. Regelmäßige Bewegung am Tag verbessert den Schlaf zusätzlich.');
+    expect(answer.content).toBe('Regelmäßige Bewegung am Tag verbessert den Schlaf zusätzlich.');
   });
 
   it('matches the words of the question by their stem, as the search does', async () => {
@@ -436,14 +443,18 @@ describe('without OPENAI_API_KEY (knowledge base only)', () => {
     );
   });
 
-  it('answers the fixed German fallback when the knowledge base has nothing', async () => {
+  it('answers honestly, naming what the knowledge base covers, when it has nothing on the question', async () => {
     const answer = await ask(harness, question('Was kostet ein Flug nach Rom?'));
-    expect(answer.content).toBe(FALLBACK_ANSWER);
+    expect(answer.content).toBe(honestReply(['schlaf']));
+    expect(answer.content).toBe(
+      'Dazu steht leider nichts in meinem Wissen, und ich möchte dir nichts Falsches erzählen. In meinem Wissen geht es um „schlaf“. ' +
+        'Magst du mir dazu eine Frage stellen oder erzählen, was dich gerade beschäftigt?',
+    );
     expect(answer.chunks.at(-1)?.choices[0]?.finish_reason).toBe('stop');
 
     const whole = await coachClient(harness).chat.completions.create({ model: 'x', messages: question('Was kostet ein Flug nach Rom?') });
     expect(whole.model).toBe('knowledge-base');
-    expect(whole.choices[0]?.message.content).toBe(FALLBACK_ANSWER);
+    expect(whole.choices[0]?.message.content).toBe(honestReply(['schlaf']));
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
+import { NO_KNOWLEDGE_INTRO } from '../../supabase/functions/coach/knowledge';
 import { embeddingTokens } from '../fixtures/fakeProviders/fakeEmbeddings';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { ADMIN, addCompletedDocument, startHarness, type Harness } from './harness';
@@ -148,7 +149,9 @@ describe('coach with hybrid search', () => {
       fake.control.embeddingFailure = null;
     }
     expect(logged).toHaveBeenCalledWith('[coach] question embedding:', expect.stringContaining('HTTP 401'));
-    // Full text finds nothing for it: the model gets the persona and the question only.
-    expect(knowledgeOf(fake.requests().slice(before)[0]?.body)).toBeNull();
+    // Full text finds nothing for it: the model hears that the knowledge base has nothing on it.
+    const knowledge = knowledgeOf(fake.requests().slice(before)[0]?.body);
+    expect(knowledge?.startsWith(NO_KNOWLEDGE_INTRO)).toBe(true);
+    expect(knowledge).not.toContain(ALCOHOL);
   });
 });

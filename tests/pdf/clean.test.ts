@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 
 import { documentText, joinHyphenation, pageText } from '../../src/lib/pdfTextLayout';
 import { extractTextWith } from '../../src/services/pdfTextExtraction';
-import { renderRagPdf } from '../fixtures/pdf/rag/render';
+import { renderOriginalPdf } from '../fixtures/rag/dev/original/render';
 
-const extract = async (file: string, german = true) => extractTextWith(pdfjs, renderRagPdf(file, german));
+const extract = async (file: string, german = true) => extractTextWith(pdfjs, renderOriginalPdf(file, german));
 
 describe('clean text from real PDFs', () => {
   it('joins German words hyphenated at line ends and keeps real hyphens', async () => {

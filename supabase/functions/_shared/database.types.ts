@@ -111,6 +111,7 @@ export type Database = {
           document_id: string
           embedding: unknown
           fts: unknown
+          heading: string
           id: number
           ordinal: number
         }
@@ -120,6 +121,7 @@ export type Database = {
           document_id: string
           embedding?: unknown
           fts?: unknown
+          heading?: string
           id?: never
           ordinal: number
         }
@@ -129,6 +131,7 @@ export type Database = {
           document_id?: string
           embedding?: unknown
           fts?: unknown
+          heading?: string
           id?: never
           ordinal?: number
         }
@@ -367,6 +370,8 @@ export type Database = {
           content: string
           document_id: string
           document_title: string
+          evidence: Json
+          heading: string
           language: string
           matched_terms: string[]
           rank: number

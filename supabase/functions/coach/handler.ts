@@ -19,7 +19,7 @@ import { parseChatRequest, type ChatMessage, type ChatRequest } from './chatRequ
 import { coachConfig, type CoachConfig } from './config.ts';
 import { completionResponse } from './completion.ts';
 import { conversationFor, countAnswered, isUuid, rateConversation } from './conversations.ts';
-import { findPassages, knowledgeMessage } from './knowledge.ts';
+import { findPassages, knowledgeMessage, knowledgeTopics } from './knowledge.ts';
 import { answerDeltas, OFFLINE_MODEL, offlineAnswer } from './offline.ts';
 import { PAUSED_ANSWER, PAUSED_MODEL } from './paused.ts';
 import { admissionReserve, answerBound, billedTokens } from './spend.ts';
@@ -125,12 +125,11 @@ async function answer(request: Request, config: CoachConfig, held: Held, handOve
   });
 
   if (!config.openai) {
-    const conversationId = await conversation();
-    const reply = offlineAnswer(
-      chatRequest.question,
-      passages.map((passage) => passage.content),
-      passages.map((passage) => passage.score),
-    );
+    const [conversationId, topics] = await Promise.all([
+      conversation(),
+      knowledgeTopics(supabase).catch(logged('listing the knowledge', [])),
+    ]);
+    const reply = offlineAnswer(chatRequest.question, passages, topics);
     handOver();
     return completionResponse(settledAfter(answerDeltas(reply), held, conversationId, () => 0), {
       model: OFFLINE_MODEL,
@@ -139,10 +138,11 @@ async function answer(request: Request, config: CoachConfig, held: Held, handOve
     });
   }
 
-  const knowledge = knowledgeMessage(passages);
+  // Without a passage the model is told so, with what the knowledge base covers.
+  const topics = passages.length === 0 ? await knowledgeTopics(supabase).catch(logged('listing the knowledge', [])) : [];
   const messages: ChatMessage[] = [
     { role: 'system', content: personaSystemPrompt },
-    ...(knowledge === null ? [] : [{ role: 'system' as const, content: knowledge }]),
+    { role: 'system', content: knowledgeMessage(passages, topics) },
     ...chatRequest.history,
   ];
   // Admission reserved an allowance for the knowledge; a longer message reserves the rest first.

@@ -1,223 +1,214 @@
 /**
  * The coach without a language model (no OPENAI_API_KEY): it answers from the knowledge base.
- * The search returns only passages above its relevance floor, best first. From the best passage
- * that shares words with the question, the answer is the sentence that shares the most and the
- * sentences that follow it in the same section (2–4 complete sentences), so it reads as an answer
- * rather than a collage; headings, tables of contents, option lists and code are never quoted.
- * With no passage (or nothing quotable), Mia says warmly that this is not in her knowledge and
- * what she can help with.
+ *
+ * The search returns only passages above its relevance floor, best first, each with its evidence:
+ * which of its words count as which of the question's terms, and how much each term weighs. The
+ * answer is the part of those passages that holds the most of the question's weight:
+ *   - a list entry or a table row on its own, with what it belongs to ("Unter „Sonderurlaub“
+ *     steht: Eigene Hochzeit: 2 Arbeitstage."; a row's cells with their column names);
+ *   - or up to four consecutive sentences of prose, starting at the one that counts most.
+ * What the heading above a passage holds counts half for each of its units; a passage the search
+ * scored lower needs to hold more. Headings and title blocks are never quoted (the database keeps
+ * them apart from the text), and neither is the opening of a section that holds nothing asked.
+ *
+ * When no passage was found, Mia says warmly that this is not in her knowledge and what her
+ * knowledge covers. When passages were found but the best part holds too little of the question
+ * (the search matched it through words that do not answer it), she says so as honestly, naming the
+ * section that comes closest instead of quoting it.
  */
 import { splitSentences } from '../_shared/sentences.ts';
+import { topicList, topicOf, type Evidence, type Passage } from './knowledge.ts';
+import { foldedWords, holdsLexeme, passageUnits, type Unit } from './passageUnits.ts';
 
 export const OFFLINE_MODEL = 'knowledge-base';
-export const FALLBACK_ANSWER =
-  'Dazu steht leider nichts in meinem Wissen, und ich möchte dir nichts Falsches erzählen. ' +
-  'Ich kann dir bei Themen wie Stress, Pausen, Schlaf, Atemübungen und schwierigen Gesprächen im Arbeitsalltag helfen. ' +
-  'Magst du mir erzählen, was dich gerade beschäftigt?';
+/** The opening of every reply that says the knowledge base does not answer the question. */
+export const NOT_IN_KNOWLEDGE = 'Dazu steht leider nichts in meinem Wissen, und ich möchte dir nichts Falsches erzählen.';
 export const MAX_SENTENCES = 4;
-export const MIN_SENTENCES = 2;
 
-/** Frequent German words that say nothing about the topic of a question. */
-const STOP_WORDS = new Set([
-  'aber', 'alle', 'allem', 'allen', 'aller', 'alles', 'also', 'andere', 'anderen', 'auch', 'bist', 'bitte', 'dann',
-  'darf', 'dass', 'dein', 'deine', 'deinen', 'deiner', 'dich', 'diese', 'diesem', 'diesen', 'dieser', 'dieses',
-  'doch', 'dort', 'durch', 'eine', 'einem', 'einen', 'einer', 'eines', 'etwas', 'euch', 'gegen', 'gibt', 'habe',
-  'haben', 'hast', 'hatte', 'ihnen', 'ihre', 'ihren', 'ihrer', 'immer', 'jetzt', 'kann', 'kannst', 'keine',
-  'können', 'machen', 'mache', 'machst', 'mehr', 'mein', 'meine', 'meinen', 'meiner', 'mich', 'muss', 'nach',
-  'nicht', 'noch', 'oder', 'ohne', 'schon', 'sehr', 'sein', 'seine', 'sich', 'sind', 'soll', 'sollte', 'über',
-  'viel', 'warum', 'weil', 'welche', 'wenn', 'werde', 'werden', 'wieder', 'wird', 'wirst', 'wollen', 'zwischen',
-  // Words that ask rather than name a topic (the knowledge search gives them no weight either).
-  'bedeutet', 'beste', 'besser', 'eigentlich', 'einfach', 'erklären', 'frage', 'fragen', 'ganz', 'geht', 'genau',
-  'gerade', 'gerne', 'gibts', 'heißt', 'hilft', 'lange', 'macht', 'merke', 'merken', 'sagen', 'tipps', 'total',
-  'viele', 'wann', 'welcher', 'welches', 'wirklich', 'woran', 'typisch', 'typische', 'typischen', 'häufig', 'häufige',
-  'häufigsten',
-]);
+/** Whether a reply is the honest "not in my knowledge" instead of an answer. */
+export const isHonestReply = (reply: string): boolean => reply.startsWith(NOT_IN_KNOWLEDGE);
 
-/** Separable-verb prefixes that come before the "ge" of a participle ("angespannt", "ausgeruht"). */
-const PARTICIPLE = /^(?:ab|an|auf|aus|ein|mit|nach|vor|zu|zurück)?ge(\p{L}{4,})t$/u;
-/** Inflection and derivation endings, longest first; a stem keeps at least four letters. */
-const ENDINGS = ['ungen', 'innen', 'heit', 'keit', 'lich', 'isch', 'ung', 'ern', 'est', 'em', 'en', 'er', 'es', 'st', 'e', 'n', 's'];
-
-/**
- * A light German stem: umlauts folded, one ending stripped, and a participle reduced to its verb
- * ("gestresst" → "stres", like "Stress"), so "Pause" meets "Pausen" and "wichtig" meets "Wichtiges".
- */
-export function stem(word: string): string {
-  const folded = word.toLowerCase().replace(/ß/gu, 'ss').replace(/ä/gu, 'a').replace(/ö/gu, 'o').replace(/ü/gu, 'u');
-  const stripped = withoutEnding(folded);
-  // "angespannt", "angespannten" → "spann"; "gestresst" → "stres", as "Stress" → "stres".
-  const participle = PARTICIPLE.exec(stripped)?.[1] ?? PARTICIPLE.exec(folded)?.[1];
-  return participle === undefined ? stripped : withoutEnding(participle);
+/** The honest reply: not in the knowledge base, what the knowledge base does cover, an invitation. */
+export function honestReply(topics: readonly string[]): string {
+  const covered = topics.length === 0 ? 'Meine Wissensdatenbank ist gerade noch leer.' : `In meinem Wissen geht es um ${topicList(topics)}.`;
+  return `${NOT_IN_KNOWLEDGE} ${covered} Magst du mir dazu eine Frage stellen oder erzählen, was dich gerade beschäftigt?`;
 }
 
-function withoutEnding(word: string): string {
-  const ending = ENDINGS.find((suffix) => word.endsWith(suffix) && word.length - suffix.length >= 4);
-  return ending === undefined ? word : word.slice(0, -ending.length);
+/** The honest reply when the closest passage does not answer: where to ask more precisely. */
+export function closestReply(passage: Pick<Passage, 'title' | 'heading'>): string {
+  const section = headingText(passage.heading);
+  const place = section === '' ? `im Dokument „${topicOf(passage.title)}“` : `im Abschnitt „${section}“ von „${topicOf(passage.title)}“`;
+  return `${NOT_IN_KNOWLEDGE} Am nächsten kommt noch etwas ${place}. Frag mich gern genauer danach.`;
+}
+
+/** What a heading says, without its numbering ("2.1 Beenden" → "Beenden"); the innermost level. */
+function headingText(heading: string): string {
+  const innermost = heading.split(' › ').at(-1) ?? '';
+  return innermost.replace(/^\d{1,2}(?:\.\d{1,2})*\.?\s+/u, '').trim();
 }
 
 /**
- * The stems of the words of a text that can carry its topic. Hyphenated names stay whole as well
- * ("4-7-8-Atmung" gives "4-7-8-atmung", "4-7-8" and "atmung").
+ * The share of the question's weight the best part must hold to be quoted; below it the evidence
+ * is weak (bench:rag, development half).
  */
-function topicStems(text: string): Set<string> {
-  const result = new Set<string>();
-  for (const token of text.toLowerCase().split(/[^\p{L}\p{N}-]+/u)) {
-    const parts = token.split('-').filter((part) => part !== '');
-    const whole = parts.join('-');
-    if (parts.length > 1) {
-      result.add(whole);
-      const numbers = parts.filter((part) => /^\p{N}+$/u.test(part));
-      if (numbers.length > 1) result.add(numbers.join('-'));
-    }
-    for (const part of parts) {
-      if (part.length >= 4 && !STOP_WORDS.has(part)) result.add(stem(part));
-    }
-  }
-  return result;
-}
-
-/**
- * How well a stem of the text stands for a stem of the question. The same stem fully. A compound
- * of the question's word, as its first part or its head ("Stress" – "Stressmomente", "Schlaf" –
- * "Mittagsschlaf"), mostly. When the question asks for the compound, the text's word is its head
- * ("ausschlafen" – "schlafen") in part, its first part ("Stressauslöser" – "Stress") less. Parts
- * shorter than five letters, and numbers, only match exactly.
- */
-function closeness(asked: string, seen: string): number {
-  if (asked === seen) return 1;
-  const [shorter, longer] = asked.length <= seen.length ? [asked, seen] : [seen, asked];
-  if (shorter.length < 5 || /\p{N}/u.test(shorter)) return 0;
-  if (shorter === asked) return longer.startsWith(shorter) || longer.endsWith(shorter) ? 0.7 : 0;
-  return longer.endsWith(shorter) ? 0.5 : longer.startsWith(shorter) ? 0.25 : 0;
-}
-
-/** A heading: a short line that does not end like a sentence. */
-const isHeading = (paragraph: string): boolean => paragraph.length < 90 && !/[.!?…:"“”»]$/u.test(paragraph);
-
-/** Text that is not prose: code signatures, option lists, tables of contents, URLs. */
-const notProse = (sentence: string): boolean =>
-  /[{}<>*=_]|\w\(|\);|--\w|\.{4,}|https?:\/\//u.test(sentence) || !/\p{Ll}{3}/u.test(sentence) || sentence.split(/\s+/).length < 3;
-
-interface Section {
-  /** The heading above the section ('' for text before the first heading). */
-  heading: string;
-  sentences: string[];
-}
-
-/** A passage's sections (the paragraphs between headings), each as its prose sentences. */
-function sections(passage: string): Section[] {
-  const result: Section[] = [{ heading: '', sentences: [] }];
-  for (const paragraph of passage.split(/\n\s*\n/)) {
-    const text = paragraph.replace(/\s+/g, ' ').trim();
-    if (text === '') continue;
-    if (isHeading(text)) {
-      const last = result.at(-1);
-      if (last !== undefined && last.sentences.length === 0) last.heading = `${last.heading} ${text}`.trim();
-      else result.push({ heading: text, sentences: [] });
-      continue;
-    }
-    result.at(-1)?.sentences.push(...splitSentences(text).filter((sentence) => !notProse(sentence)));
-  }
-  return result.filter((section) => section.sentences.length > 0);
-}
-
-/** Stems of the words that negate the word after them ("nicht wichtig", "keine Pause"). */
-const NEGATIONS = new Set(['nicht', 'kein', 'keine', 'keinen', 'keiner', 'keinem'].map((word) => stem(word)));
-
-/** Two words of the question in a row ("nicht wichtig") found in a row in the text count this much. */
-const PHRASE_WEIGHT = 0.5;
-
-/** The text's pairs of consecutive words of four letters or more (articles and the like skipped), stemmed. */
-function wordPairs(text: string): Set<string> {
-  const words = text.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((word) => word.length >= 4).map(stem);
-  const pairs = new Set<string>();
-  for (let index = 1; index < words.length; index++) pairs.add(`${words[index - 1] ?? ''} ${words[index] ?? ''}`);
-  return pairs;
-}
-
-/** What the heading above a sentence says counts for the sentence at this share. */
+export const WEAK_SHARE = 0.25;
+/** What the heading (or a list's lead-in, a table's column names) holds counts at this share. */
 const HEADING_SHARE = 0.5;
 /** In a window of sentences, each later sentence counts this much less than the one before. */
 const WINDOW_DECAY = 0.8;
+/** Two words of the question in a row found in a row in the text count this much of the later word's weight. */
+const PHRASE_SHARE = 0.5;
 
 interface Choice {
+  passage: Passage;
+  unit: Unit | null;
+  /** The sentences of a prose answer (empty for an entry or a row). */
   sentences: string[];
+  /** The share of the question's weight it holds, before the passage's own standing. */
+  share: number;
   score: number;
 }
 
-/**
- * The answer: of all windows of up to four consecutive sentences in one section, the one whose
- * sentences share the most with the question, its first sentence counting most. What a section's
- * heading shares counts half for each of its sentences; passages the search scored lower (or
- * ranked lower, without scores) need to share more.
- *
- * Every question word counts the same here. How rare a word is matters, but in the whole knowledge
- * base, where the search weighs it (its scores carry that): among the passages it returned, the
- * question's topic is common by selection ("Pausen" is in every passage found for a question about
- * pauses), so rarity counted there would favour the incidental words of a question over its topic.
- */
-export function offlineAnswer(question: string, passages: readonly string[], scores: readonly number[] = []): string {
-  const asked = [...topicStems(question)];
-  const found = passages.map(sections);
-  const allSentences = found.flat().flatMap((section) => section.sentences);
-  const credit = (stems: Set<string>, term: string): number => {
-    let best = 0;
-    for (const seen of stems) best = Math.max(best, closeness(term, seen));
-    return best;
-  };
-  const sentenceStems = new Map(allSentences.map((sentence) => [sentence, topicStems(sentence)]));
-  // The question's word pairs that say something together: two topic words ("Aufgaben dringend"),
-  // or a negation and the topic word it negates ("dringend, aber nicht wichtig" asks for the
-  // sentence that says "nicht wichtig", not the one that says "nicht dringend"). A topic word next
-  // to any other word ("abends nicht", "kann abends") is no phrase.
-  const topical = new Set(asked);
-  const phrases = [...wordPairs(question)].filter((pair) => {
-    const [first = '', second = ''] = pair.split(' ');
-    return topical.has(second) && (topical.has(first) || NEGATIONS.has(first));
-  });
-  // How much each question term (and word pair) a sentence covers.
-  const coverage = (text: string, stems: Set<string>): number[] => {
-    const pairs = phrases.length > 0 ? wordPairs(text) : new Set<string>();
-    return [
-      ...asked.map((term) => credit(stems, term)),
-      ...phrases.map((pair) => (pairs.has(pair) ? PHRASE_WEIGHT : 0)),
-    ];
-  };
-
-  let best: Choice | null = null;
-  for (const [rank, passageSections] of found.entries()) {
-    // The search's own score where given (equal scores weigh the same), else the rank.
-    const top = scores[0] ?? 0;
-    const rankFactor = top > 0 ? (scores[rank] ?? 0) / top : 1 / (1 + 0.5 * rank);
-    for (const section of passageSections) {
-      const heading = coverage(section.heading, topicStems(section.heading)).map((value) => HEADING_SHARE * value);
-      const covered = section.sentences.map((sentence) =>
-        coverage(sentence, sentenceStems.get(sentence) ?? new Set()).map((value, term) => Math.max(value, heading[term] ?? 0)),
-      );
-      for (let start = 0; start < section.sentences.length; start++) {
-        const first = covered[start] ?? [];
-        if (!first.some((value) => value > 0)) continue;
-        // Each question term counts once, where the window covers it best; later sentences less.
-        const window = covered.slice(start, start + MAX_SENTENCES);
-        let score = 0;
-        for (let term = 0; term < heading.length; term++) {
-          score += Math.max(...window.map((values, offset) => (values[term] ?? 0) * WINDOW_DECAY ** offset));
-        }
-        score *= rankFactor;
-        if (score > (best?.score ?? 0)) best = { sentences: excerpt(section.sentences, start), score };
-      }
-    }
-  }
-  if (best !== null) return best.sentences.join(' ');
-  // The search found the passages relevant (through stemming or the title): the best one's opening.
-  const first = found.find((passageSections) => passageSections.length > 0)?.[0];
-  return first === undefined ? FALLBACK_ANSWER : excerpt(first.sentences, 0).join(' ');
+/** How much of each term's weight a text holds: 1 per term whose words it has, else 0. */
+function heldTerms(evidence: Evidence, text: string): number[] {
+  const words = foldedWords(text);
+  return evidence.terms.map((term) => (term.words.some((word) => holdsLexeme(words, word)) ? 1 : 0));
 }
 
-/** Up to four sentences starting at the chosen one, at least two where the section has them. */
-function excerpt(section: readonly string[], start: number): string[] {
-  const from = Math.max(0, Math.min(start, section.length - MIN_SENTENCES));
-  return section.slice(from, from + MAX_SENTENCES);
+/**
+ * Pairs of the question's words that stand side by side in the question, the second one a term
+ * ("nicht wichtig", "dringend wichtig"); a sentence with the same pair side by side says more than
+ * one with both words apart.
+ */
+function phrases(question: string, evidence: Evidence): { pair: string; weight: number }[] {
+  const words = foldedWords(question).filter((word) => !word.includes('-'));
+  const termOf = (word: string) => evidence.terms.find((candidate) => candidate.words.some((lexeme) => holdsLexeme([word], lexeme)));
+  const found: { pair: string; weight: number }[] = [];
+  for (let index = 1; index < words.length; index++) {
+    const first = words[index - 1] ?? '';
+    const second = words[index] ?? '';
+    const term = termOf(second);
+    // Two terms side by side, or a negation and the term it negates; not "bei Nordlicht".
+    if (term !== undefined && (NEGATIONS.has(first) || termOf(first) !== undefined)) {
+      found.push({ pair: `${first} ${second}`, weight: PHRASE_SHARE * term.weight });
+    }
+  }
+  return found;
+}
+
+/** Words that negate the word after them. */
+const NEGATIONS = new Set(['nicht', 'kein', 'keine', 'keinen', 'keinem', 'keiner', 'ohne', 'nie']);
+
+function phraseWeight(text: string, pairs: readonly { pair: string; weight: number }[]): number {
+  if (pairs.length === 0) return 0;
+  const joined = ` ${foldedWords(text).filter((word) => !word.includes('-')).join(' ')} `;
+  return pairs.reduce((sum, { pair, weight }) => {
+    const [first = '', second = ''] = pair.split(' ');
+    // The same words side by side, each as the beginning of the text's word ("dringende" for "dringend").
+    const pattern = new RegExp(` ${escape(first)}\\S* ${escape(second.slice(0, Math.max(3, second.length - 2)))}\\S* `, 'u');
+    return pattern.test(joined) ? sum + weight : sum;
+  }, 0);
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+
+/**
+ * Whether a part speaks to the latest question: it holds one of that question's own terms, or the
+ * question has none (a follow-up like "Und wie lange?" lives on the previous turn's terms). A
+ * follow-up is answered by what it asks now, not by what was asked before.
+ */
+function answersNow(evidence: Evidence, text: string): boolean {
+  if (evidence.asked === 0) return true;
+  const words = foldedWords(text);
+  return evidence.terms.some((term) => !term.previous && term.words.some((word) => holdsLexeme(words, word)));
+}
+
+/** The weight a part holds: each term once, its own text fully, its context (heading …) at HEADING_SHARE. */
+function weightOf(evidence: Evidence, own: readonly number[], context: readonly number[]): number {
+  return evidence.terms.reduce((sum, term, index) => sum + term.weight * Math.max(own[index] ?? 0, HEADING_SHARE * (context[index] ?? 0)), 0);
+}
+
+/** Every quotable part of the passages with its score; the best one wins. */
+function bestPart(question: string, passages: readonly Passage[]): Choice | null {
+  const top = passages[0]?.score ?? 0;
+  let best: Choice | null = null;
+  const consider = (choice: Choice) => {
+    const leader: Choice | null = best;
+    // Of two parts holding as much, an entry or a row says it more directly than prose.
+    const tie = leader !== null && Math.abs(choice.score - leader.score) <= 1e-9;
+    if (leader === null || choice.score > leader.score + 1e-9 || (tie && choice.unit !== null && leader.unit === null)) {
+      best = choice;
+    }
+  };
+  for (const passage of passages) {
+    const { evidence } = passage;
+    if (evidence.total <= 0 || evidence.terms.length === 0) continue;
+    const standing = top > 0 ? passage.score / top : 1;
+    const headingHeld = heldTerms(evidence, passage.heading);
+    const pairs = phrases(question, evidence);
+    const units = passageUnits(passage.content);
+
+    // Entries and rows on their own, with their lead-in and heading as context. A table's column
+    // names count fully: the question "Was kostet …" asks for the column "Preis".
+    for (const unit of units.filter((candidate) => candidate.kind !== 'prose')) {
+      if (!answersNow(evidence, unit.text)) continue;
+      const own = heldTerms(evidence, [unit.text, ...(unit.header ?? [])].join('\t'));
+      const context = heldTerms(evidence, [passage.heading, unit.leadIn ?? ''].join(' '));
+      const held = weightOf(evidence, own, context.map((value, index) => Math.max(value, headingHeld[index] ?? 0)));
+      if (held <= 0) continue;
+      const share = (held + phraseWeight(unit.text, pairs)) / evidence.total;
+      consider({ passage, unit, sentences: [], share, score: share * standing });
+    }
+
+    // Prose: windows of up to four sentences of one paragraph or the ones after it, each term
+    // counted where the window holds it best, later sentences less.
+    const sentences = units.filter((unit) => unit.kind === 'prose').flatMap((unit) => splitSentences(unit.text));
+    const held = sentences.map((sentence) => heldTerms(evidence, sentence));
+    // A window starts at a sentence that holds the question, or at the section's first sentence
+    // when the heading does (an FAQ's answer below its question).
+    const headingAnswers = headingHeld.some((value) => value > 0) && answersNow(evidence, passage.heading);
+    for (let start = 0; start < sentences.length; start++) {
+      const first = held[start] ?? [];
+      const opens = start === 0 && headingAnswers;
+      if (!opens && (!first.some((value) => value > 0) || !answersNow(evidence, sentences[start] ?? ''))) continue;
+      const window = held.slice(start, start + MAX_SENTENCES);
+      const own = evidence.terms.map((_, term) => Math.max(...window.map((values, offset) => (values[term] ?? 0) * WINDOW_DECAY ** offset)));
+      const weight = weightOf(evidence, own, headingHeld) + phraseWeight(sentences[start] ?? '', pairs);
+      const share = weight / evidence.total;
+      const chosen = sentences.slice(start, start + MAX_SENTENCES);
+      consider({ passage, unit: null, sentences: chosen, share, score: share * standing });
+    }
+  }
+  return best;
+}
+
+/** A sentence ends with a full stop (or its own ending). */
+const asSentence = (text: string): string => (/[.!?…]$/u.test(text) ? text : `${text}.`);
+
+/** An entry or a row as a spoken answer, with what it belongs to. */
+function entryAnswer(passage: Passage, unit: Unit): string {
+  let text: string;
+  if (unit.kind === 'row' && unit.header !== null && unit.header.length === unit.cells.length) {
+    const [subject = '', ...rest] = unit.cells;
+    text = `${subject} – ${rest.map((cell, index) => `${unit.header?.[index + 1] ?? ''}: ${cell}`).join(', ')}`;
+  } else {
+    text = unit.cells.map((cell) => cell.replace(/[:.]$/u, '')).join(': ');
+  }
+  const context = unit.leadIn?.replace(/:$/u, '').trim() || headingText(passage.heading);
+  return context === '' ? asSentence(text) : `Unter „${context}“ steht: ${asSentence(text)}`;
+}
+
+/**
+ * The offline answer to `question` from the passages the search found (best first); `topics`
+ * (what the knowledge base covers) for the honest reply.
+ */
+export function offlineAnswer(question: string, passages: readonly Passage[], topics: readonly string[]): string {
+  const first = passages[0];
+  if (first === undefined) return honestReply(topics);
+  const best = bestPart(question, passages);
+  if (best === null || best.share < WEAK_SHARE) return closestReply(first);
+  const { passage, unit, sentences } = best;
+  return unit === null ? sentences.join(' ') : entryAnswer(passage, unit);
 }
 
 /** The answer as word-sized deltas, so the browser receives it the way a model would stream it. */

@@ -1,0 +1,160 @@
+/**
+ * The question's terms (…_knowledge_search.sql): private.search_terms() with what stands in for a
+ * word no passage holds (private.stand_ins()), what a passage must hold to have a word
+ * (private.term_query(): prefixes, synonyms, compounds) and how much each term weighs.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { actors, insertDocument, run, useDatabase } from './fixtures';
+
+const fixture = useDatabase();
+
+interface Term extends Record<string, unknown> {
+  lexeme: string;
+  position: number;
+  from_previous: boolean;
+  named: boolean;
+  query: string;
+  passages: number;
+  weight: number;
+}
+
+const handbook = [
+  'Sonderurlaub',
+  'Sonderurlaub gibt es für:\nEigene Hochzeit\t2 Arbeitstage\nUmzug mit eigenem Haushalt\t1 Arbeitstag',
+  'Erholungsurlaub',
+  'Der Erholungsurlaub beträgt 30 Arbeitstage im Jahr.',
+  'Dienstreisen',
+  'Für Fahrten mit dem eigenen Auto gilt eine Kilometerpauschale von 0,30 Euro.',
+].join('\n\n');
+const manual = [
+  'Wassertank',
+  'Der Wassertank fasst 1,8 Liter. Greifen Sie nicht in das Mahlwerk.',
+  'Mindestens einmal im Monat entkalken.',
+].join('\n\n');
+const prices = 'Preise\n\nKurs\tPreis\nAchtsamkeitskurs\t340 Euro\nStressbewältigung\t240 Euro';
+
+async function ingest(title: string, text: string): Promise<void> {
+  const id = await insertDocument(fixture.db, { title });
+  await run(fixture.db, actors.admin, 'select public.ingest_document_text($1, $2)', [id, text]);
+}
+
+const terms = async (question: string, previous: string | null = null): Promise<Term[]> =>
+  run<Term>(fixture.db, actors.service, 'select lexeme, position, from_previous, named, query::text as query, passages, weight from private.search_terms($1, $2)', [
+    question,
+    previous,
+  ]);
+
+const standIns = async (word: string): Promise<string[]> => {
+  const [row] = await run<{ forms: string[] }>(fixture.db, actors.service, 'select private.stand_ins($1) as forms', [word]);
+  return row?.forms ?? [];
+};
+
+const termQuery = async (word: string): Promise<{ query: string; passages: number }> => {
+  const [row] = await run<{ query: string; passages: number }>(
+    fixture.db,
+    actors.service,
+    'select t.query::text as query, t.passages from private.term_query($1) t',
+    [word],
+  );
+  return row ?? { query: '', passages: -1 };
+};
+
+const lexeme = async (word: string): Promise<string> => {
+  const [row] = await run<{ lexeme: string }>(fixture.db, actors.service, 'select v.lexeme from unnest(private.german_lexemes($1)) v', [word]);
+  return row?.lexeme ?? '';
+};
+
+beforeAll(async () => {
+  await ingest('handbuch.pdf', handbook);
+  await ingest('anleitung.pdf', manual);
+  await ingest('preise.pdf', prices);
+});
+
+describe('private.stand_ins', () => {
+  it('keeps a word passages hold, also as the beginning of a longer word', async () => {
+    expect(await standIns('hochzeit')).toEqual(['hochzeit']);
+    expect(await standIns('wass')).toEqual(['wass']);
+  });
+
+  it('takes a slip of seven letters or more for the word of the knowledge base or the synonym table it misses', async () => {
+    expect(await standIns(await lexeme('Achtsamkeitskurz'))).toEqual([await lexeme('Achtsamkeitskurs')]);
+    // "Urlaubstage" is in no passage, but in the synonym table (with "Sonderurlaub").
+    expect(await standIns(await lexeme('Urlaubtage'))).toEqual([await lexeme('Urlaubstage')]);
+    // Shorter words are too often another word.
+    expect(await standIns(await lexeme('gewonnen'))).toEqual([await lexeme('gewonnen')]);
+  });
+
+  it('splits a compound into its two parts when passages hold both, and only then', async () => {
+    expect(await standIns(await lexeme('Hochzeitsumzug'))).toEqual([await lexeme('Hochzeit'), await lexeme('Umzug')]);
+    expect(await standIns(await lexeme('Mindestlohn'))).toEqual([await lexeme('Mindestlohn')]);
+    expect(await standIns(await lexeme('Paarberatung'))).toEqual([await lexeme('Paarberatung')]);
+  });
+});
+
+describe('private.term_query', () => {
+  it('matches words of four letters or more as the beginning of longer words', async () => {
+    expect((await termQuery('auto')).query).toContain("'auto':*");
+    expect((await termQuery('eur')).query).toBe("'eur'");
+  });
+
+  it('matches a word\'s synonyms, and evidence words only in one direction', async () => {
+    const wedding = await termQuery(await lexeme('heiraten'));
+    expect(wedding.query).toContain("'hochzeit':*");
+    expect(wedding.passages).toBe(1);
+    expect((await termQuery(await lexeme('teuer'))).query).toContain("'euro':*");
+    expect((await termQuery('euro')).query).not.toContain("'teu'");
+  });
+
+  it('matches compounds ending in the word, never a word that merely ends in its letters', async () => {
+    expect((await termQuery('urlaub')).query).toContain("'erholungsurlaub'");
+    expect((await termQuery('tank')).query).toContain("'wassertank'");
+    // "Greifen" ends in "reif" but is no compound of it.
+    expect((await termQuery('reif')).query).not.toContain('greif');
+  });
+
+  it('counts the passages holding any of it', async () => {
+    expect((await termQuery(await lexeme('Arbeitstag'))).passages).toBe(2);
+    expect((await termQuery('gibtsnicht')).passages).toBe(0);
+  });
+});
+
+describe('private.search_terms', () => {
+  it('gives question words no weight and rarer words more', async () => {
+    const found = await terms('Wie viele Arbeitstage bekomme ich für die Hochzeit?');
+    const weight = (word: string) => found.find((term) => term.lexeme === word)?.weight;
+    expect(weight(await lexeme('viele'))).toBe(0);
+    expect(weight(await lexeme('bekomme'))).toBe(0);
+    expect(weight(await lexeme('Hochzeit'))).toBeGreaterThan(weight(await lexeme('Arbeitstage')) ?? Number.POSITIVE_INFINITY);
+  });
+
+  it('weighs an unknown noun as the topic the knowledge base does not know, a scene-setting word and a lower-case question not', async () => {
+    // "Hochzeit" is in one passage: an unknown word weighs as much, an unknown noun three times.
+    const wedding = await terms('Was kostet die Hochzeit auf Mallorca?');
+    const mallorca = wedding.find((term) => term.lexeme === 'mallorca');
+    const hochzeit = wedding.find((term) => term.lexeme === 'hochzeit');
+    expect(hochzeit).toMatchObject({ passages: 1, named: true });
+    expect(mallorca).toMatchObject({ passages: 0, named: true });
+    expect(mallorca?.weight).toBeCloseTo(3 * (hochzeit?.weight ?? 0), 4);
+    // A season sets the scene (half the weight, not the topic); a question typed in lower case
+    // says nothing about its nouns.
+    const summer = (await terms('Ich heirate im Sommer')).find((term) => term.lexeme === 'somm');
+    expect(summer).toMatchObject({ named: false, passages: 0 });
+    expect(summer?.weight).toBeCloseTo(0.5 * (hochzeit?.weight ?? 0), 4);
+    const lower = await terms('was kostet die hochzeit auf mallorca');
+    expect(lower.find((term) => term.lexeme === 'mallorca')?.weight).toBeCloseTo(hochzeit?.weight ?? 0, 4);
+  });
+
+  it('puts a follow-up\'s own terms first and marks the previous turn\'s', async () => {
+    const found = await terms('Und was kostet der?', 'Gibt es einen Achtsamkeitskurs?');
+    expect(found.filter((term) => term.weight > 0).map((term) => [term.lexeme, term.from_previous])).toEqual([
+      ['kostet', false],
+      [await lexeme('Achtsamkeitskurs'), true],
+    ]);
+  });
+
+  it('takes at most twenty words and nothing of an empty question', async () => {
+    expect(await terms(Array.from({ length: 40 }, (_, i) => `Wort${String.fromCharCode(97 + (i % 26))}${String(i)}`).join(' '))).toHaveLength(20);
+    expect(await terms('')).toEqual([]);
+  });
+});

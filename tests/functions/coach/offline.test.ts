@@ -1,0 +1,125 @@
+/**
+ * The offline coach's answer (supabase/functions/coach/offline.ts) from passages as the search
+ * returns them: heading apart, units one per line, evidence of which lexemes count for which term.
+ * The evidence here is written as the database writes it (tests/db/searchRelevance.test.ts checks
+ * the database's side).
+ */
+import { describe, expect, it } from 'vitest';
+
+import type { Evidence, EvidenceTerm, Passage } from '../../../supabase/functions/coach/knowledge';
+import { closestReply, honestReply, isHonestReply, NOT_IN_KNOWLEDGE, offlineAnswer } from '../../../supabase/functions/coach/offline';
+
+/** A term of the question: its weight, the lexemes that count as it, from the previous turn or not. */
+const term = (name: string, weight: number, words: string[] = [name], previous = false): EvidenceTerm => ({ term: name, weight, words, previous });
+
+/** A passage with the evidence of the given terms (those it holds), `total` the question's weight. */
+function passage(heading: string, content: string, held: EvidenceTerm[], total: number, score = 1, asked?: number): Passage {
+  const evidence: Evidence = { total, asked: asked ?? held.filter((item) => !item.previous).length, terms: held };
+  return { title: 'Handbuch.pdf', heading, content, score, evidence };
+}
+
+const breathing =
+  'Die 4-7-8-Atmung eignet sich besonders gut zum Einschlafen. Atme vier Sekunden lang durch die Nase ein. ' +
+  'Halte den Atem sieben Sekunden lang an. Atme dann acht Sekunden lang hörbar aus. Wiederhole den Ablauf vier Mal.';
+
+describe('offlineAnswer', () => {
+  it('answers prose with the sentence that holds the question and up to three after it', () => {
+    const answer = offlineAnswer(
+      'Wie lange halte ich bei der 4-7-8-Atmung den Atem an?',
+      [passage('Die 4-7-8-Atmung', breathing, [term('atem', 2, ['atem']), term('halt', 2, ['halt'])], 5)],
+      [],
+    );
+    expect(answer).toBe(
+      'Halte den Atem sieben Sekunden lang an. Atme dann acht Sekunden lang hörbar aus. Wiederhole den Ablauf vier Mal.',
+    );
+  });
+
+  it('answers with the table row that holds the question, its cells named by the column names', () => {
+    const prices = 'Leistung\tPreis\nEinzelsitzung (60 Minuten)\t95 €\nPaket: 10 Einzelsitzungen à 60 Minuten\t850 €';
+    const answer = offlineAnswer(
+      'Was kostet das Paket mit zehn Sitzungen?',
+      [passage('1 Einzelcoaching › Tabelle 1: Einzelsitzungen', prices, [term('kostet', 1, ['preis']), term('paket', 3, ['paket'])], 4)],
+      [],
+    );
+    expect(answer).toBe('Unter „Tabelle 1: Einzelsitzungen“ steht: Paket: 10 Einzelsitzungen à 60 Minuten – Preis: 850 €.');
+  });
+
+  it('answers with the list entry that holds the question, with the line that introduced the list', () => {
+    const leave = 'Sonderurlaub gibt es für:\n• Eigene Hochzeit: 2 Arbeitstage\n• Umzug mit eigenem Haushalt: 1 Arbeitstag';
+    const answer = offlineAnswer('Wie viele Tage frei bei meiner Hochzeit?', [passage('3 Sonderurlaub', leave, [term('hochzeit', 4)], 6)], []);
+    expect(answer).toBe('Unter „Sonderurlaub gibt es für“ steht: Eigene Hochzeit: 2 Arbeitstage.');
+  });
+
+  it('answers with an option and its description, under the section it stands in', () => {
+    const options = '-r, --rekursiv\tSichert auch alle Unterordner.\n-n, --probelauf\tZeigt nur an, was gesichert würde.';
+    const answer = offlineAnswer('Wie sichere ich auch die Unterordner?', [passage('3 Optionen', options, [term('unterordn', 3)], 4)], []);
+    expect(answer).toBe('Unter „Optionen“ steht: -r, --rekursiv: Sichert auch alle Unterordner.');
+  });
+
+  it('counts what the heading holds for the units below it, never quoting the heading', () => {
+    const text = 'Der Tresterbehälter ist voll.\nLeeren Sie den Behälter und setzen Sie ihn wieder ein.';
+    const answer = offlineAnswer(
+      'Was bedeutet Fehler E02?',
+      [passage('Fehlercode E02', text, [term('e02', 4), term('fehl', 1, ['fehlercod'])], 5)],
+      [],
+    );
+    expect(answer).toBe('Der Tresterbehälter ist voll. Leeren Sie den Behälter und setzen Sie ihn wieder ein.');
+  });
+
+  it('prefers the sentence that has two words of the question side by side', () => {
+    const matrix =
+      'Wichtiges und Dringendes erledigst du sofort. Wichtiges, das nicht dringend ist, planst du ein.\n' +
+      'Dringendes, das nicht wichtig ist, delegierst du. Was weder wichtig noch dringend ist, streichst du.';
+    const answer = offlineAnswer(
+      'Was tun mit Dringendem, das nicht wichtig ist?',
+      [passage('Die Eisenhower-Matrix', matrix, [term('dringend', 2), term('wichtig', 2)], 4)],
+      [],
+    );
+    expect(answer).toMatch(/^Dringendes, das nicht wichtig ist, delegierst du\./u);
+  });
+
+  it('answers a follow-up by what it asks now, not by the previous question', () => {
+    const mileage = 'Für Fahrten mit dem eigenen Auto erstatten wir 0,30 Euro pro gefahrenem Kilometer.';
+    const deadline = 'Reichen Sie die Abrechnung innerhalb von drei Monaten nach der Reise ein.';
+    const answer = offlineAnswer(
+      'Und bis wann muss ich das abrechnen?',
+      [
+        passage('4.2 Fahrten mit dem eigenen Auto', mileage, [term('kilometergeld', 1.5, ['kilometer'], true), term('auto', 1.5, ['auto'], true)], 6, 1, 1),
+        passage('4.4 Abrechnung', deadline, [term('abrechn', 3, ['abrechn']), term('kilometergeld', 1.5, ['kilometer'], true)], 6, 0.8, 1),
+      ],
+      [],
+    );
+    expect(answer).toBe(deadline);
+  });
+
+  it('weighs passages by the search\'s scores: a lower one needs to hold more', () => {
+    const weekend = 'Schalte die Benachrichtigungen am Wochenende aus.';
+    const sleep = 'Stehe jeden Tag zur gleichen Zeit auf, auch am Wochenende.';
+    const held = [term('wochen', 2, ['wochenend'])];
+    expect(offlineAnswer('Soll ich am Wochenende ausschlafen?', [passage('E-Mail', weekend, held, 4, 0.9), passage('Schlaf', sleep, held, 4, 0.5)], [])).toContain(
+      'Benachrichtigungen',
+    );
+    expect(offlineAnswer('Soll ich am Wochenende ausschlafen?', [passage('E-Mail', weekend, held, 4, 0.5), passage('Schlaf', sleep, held, 4, 0.9)], [])).toContain(
+      'gleichen Zeit',
+    );
+  });
+
+  it('says honestly that the evidence is weak, naming the closest section, instead of quoting it', () => {
+    const answer = offlineAnswer('Wie viel Weihnachtsgeld bekomme ich bei Nordlicht?', [passage('2 Arbeitszeit', 'Bei Nordlicht gilt Gleitzeit.', [term('nordlicht', 1)], 5)], []);
+    expect(answer).toBe(closestReply({ title: 'Handbuch.pdf', heading: '2 Arbeitszeit' }));
+    expect(answer).toBe(
+      `${NOT_IN_KNOWLEDGE} Am nächsten kommt noch etwas im Abschnitt „Arbeitszeit“ von „Handbuch“. Frag mich gern genauer danach.`,
+    );
+    expect(isHonestReply(answer)).toBe(true);
+  });
+
+  it('says honestly that it does not know, naming what the knowledge base covers, when there is no passage', () => {
+    expect(offlineAnswer('Wie backe ich Brot?', [], ['Preisliste 2026', 'Hausordnung'])).toBe(honestReply(['Preisliste 2026', 'Hausordnung']));
+    expect(honestReply(['Preisliste 2026', 'Hausordnung'])).toBe(
+      `${NOT_IN_KNOWLEDGE} In meinem Wissen geht es um „Preisliste 2026“ und „Hausordnung“. Magst du mir dazu eine Frage stellen oder erzählen, was dich gerade beschäftigt?`,
+    );
+    expect(honestReply([])).toContain('Meine Wissensdatenbank ist gerade noch leer.');
+    expect(isHonestReply(honestReply([]))).toBe(true);
+    expect(isHonestReply(breathing)).toBe(false);
+  });
+});
