@@ -375,7 +375,7 @@ async function main() {
         const page = await context.newPage();
         await page.addInitScript(noRecogniser);
         await page.addInitScript(watchPage);
-        await installRoom(page, { echoDb: null });
+        await installRoom(page, { echoDb: null, voices: [spokenQuestion] });
         const uploads: number[] = [];
         page.on('request', (request) => {
           if (request.method() === 'POST' && request.url().endsWith('/functions/v1/stt')) uploads.push(Number(request.headers()['x-audio-duration']));
@@ -466,7 +466,7 @@ async function main() {
           await page.addInitScript(() => window.localStorage.setItem('coach.handsFree', 'on'));
           await page.addInitScript(noRecogniser);
           await page.addInitScript(watchPage);
-          const room: RoomOptions = { echoDb, echoDelayMs: 40 };
+          const room: RoomOptions = { echoDb, echoDelayMs: 40, voices: [interruption] };
           await installRoom(page, room);
           await open(page, url);
           const clicked = await page.evaluate(() => performance.now());
@@ -529,7 +529,7 @@ async function main() {
         const page = await context.newPage();
         await page.addInitScript(() => window.localStorage.setItem('coach.handsFree', 'on'));
         await page.addInitScript(noRecogniser);
-        await installRoom(page, { echoDb: null });
+        await installRoom(page, { echoDb: null, voices: [spokenQuestion] });
         await open(page, url);
         await page.locator(button).click();
         const listening = await waitForState(page, 'listening', 30_000);

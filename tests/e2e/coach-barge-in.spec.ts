@@ -12,14 +12,16 @@ import { expect, test } from './fixtures';
 
 test.use(withMicrophone(silentWav()));
 
+const interruption = utteranceWav('barge-in', 'Moment ich habe eine Frage');
+
 test('barge-in by voice: the coach stops at once and listens', async ({ page }) => {
   await handsFreeOn(page);
   await watchAudio(page);
-  await installRoom(page, { echoDb: null });
+  await installRoom(page, { echoDb: null, voices: [interruption] });
   await openCoach(page);
   await expectState(page, 'speaking');
   await expect.poll(() => audioEvents(page)).toContain('playing');
-  await sayInRoom(page, utteranceWav('barge-in', 'Moment ich habe eine Frage'));
+  await sayInRoom(page, interruption);
   await expectState(page, 'listening', { timeout: 10_000 });
   const events = await audioEvents(page);
   // Silent at the first moment of voice, then stopped in the middle of the greeting: dropped, not

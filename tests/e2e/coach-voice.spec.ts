@@ -53,7 +53,7 @@ async function enterRoom(page: Page, room: RoomOptions, { handsFree = false, rec
   if (handsFree) await handsFreeOn(page);
   await watchAudio(page);
   await watchMicrophone(page);
-  await installRoom(page, room);
+  await installRoom(page, { ...room, voices: [question] });
   await openCoach(page, { supported: recogniser });
 }
 
