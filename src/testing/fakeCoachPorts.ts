@@ -79,7 +79,8 @@ export interface FakeCoachWorld {
   };
   /** Whether a recogniser exists in this "browser". */
   recogniser: boolean;
-  transcriptionAvailable: boolean;
+  /** Whether the stt function has a provider (a promise: the answer is still on its way). */
+  transcriptionAvailable: boolean | Promise<boolean>;
   ratings: [string, number][];
   handsFree: BrowserStore<'on' | 'off'>;
   leavePage(): void;

@@ -119,14 +119,30 @@ describe('listening with the browser’s recogniser', () => {
     expect(notice()).toBe(coachTexts.errors.microphoneDenied);
   });
 
-  it('a recogniser whose service fails goes on by recording', async () => {
+  it.each(['network', 'service-not-allowed', 'audio-capture', 'language-not-supported'])('a recogniser whose service fails (%s) goes on by recording', async (code) => {
     await greeted();
     session.click();
-    world.latestRecognition().fail('network');
+    world.latestRecognition().fail(code);
     await vi.waitFor(() => expect(world.microphone.open).toBe(true));
     expect(status()).toBe('listening');
     world.microphone.frames(frames(concat(voice(0.8, 0.05), quiet(0.9))));
     expect(world.transcriptions).toHaveLength(1);
+  });
+
+  it('a recogniser that fails before the stt function has answered whether it has a provider goes on by recording once it has', async () => {
+    let answer: (available: boolean) => void = () => undefined;
+    world.transcriptionAvailable = new Promise((resolve) => {
+      answer = resolve;
+    });
+    session.click();
+    // The visitor clicks while the greeting starts (a barge-in), before the answer is back.
+    session.click();
+    world.latestRecognition().fail('network');
+    expect(status()).toBe('listening');
+    answer(true);
+    await vi.waitFor(() => expect(world.microphone.open).toBe(true));
+    expect(status()).toBe('listening');
+    expect(notice()).toBeNull();
   });
 
   it('barge-in: a click while the coach speaks stops its speech and listens', async () => {

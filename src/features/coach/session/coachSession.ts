@@ -607,13 +607,25 @@ export class CoachSession {
           this.heardWords(text);
         },
         onError: (error) => {
-          if (SERVICE_FAILURES.has(error.code) && this.serverTranscription === true && this.ports.transcription.canRecord()) {
-            // The recogniser's service is not there: go on listening by recording.
-            this.recognitionBroken = true;
+          if (SERVICE_FAILURES.has(error.code) && this.serverTranscription !== false && this.ports.transcription.canRecord()) {
+            // The recogniser's service is not there: go on listening by recording, once the stt
+            // function is known to have a provider (a visitor who clicks at once may be faster
+            // than that answer).
             replaced = true;
             this.recognition = null;
             this.cancelSpeculation();
-            this.listenByRecording();
+            const recordInstead = (available: boolean) => {
+              this.serverTranscription = available;
+              if (this.snapshot.voice.status !== 'listening' || this.recognition || this.recording) return;
+              if (!available) {
+                this.listenFailed(error);
+                return;
+              }
+              this.recognitionBroken = true;
+              this.listenByRecording();
+            };
+            if (this.serverTranscription === true) recordInstead(true);
+            else void this.ports.transcription.available().then(recordInstead);
             return;
           }
           if (error.problem === 'noSpeech' && this.handsFreeActive()) {
