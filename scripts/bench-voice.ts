@@ -254,6 +254,12 @@ async function main() {
       COACH_CONCURRENT_LIMIT: '1000',
       TTS_CONCURRENT_LIMIT: '1000',
       STT_CONCURRENT_LIMIT: '1000',
+      // Every conversation comes from one client: its share of the daily spend caps (5 % by
+      // default) would run out within a full bench, and the voice would stop mid-run.
+      SPEND_CAP_MODEL_TOKENS: '1000000000',
+      SPEND_CAP_TTS_CHARACTERS: '1000000000',
+      SPEND_CAP_STT_SECONDS: '1000000000',
+      CLIENT_BUDGET_PERCENT: '100',
     },
   };
   const stack = await startLocalStack(config);
