@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumArgs, findChromium } from './scripts/find-chromium';
+import { chromiumArgs, findTestChromium } from './scripts/find-chromium';
 import { e2eEnv } from './tests/e2e/env';
 
 export const baseURL = `http://127.0.0.1:${String(e2eEnv.sitePort)}`;
@@ -24,7 +24,11 @@ export default defineConfig({
     baseURL,
     // Recording a trace costs every test about a tenth more CPU; on CI the log is what is read.
     trace: process.env.CI ? 'off' : 'retain-on-failure',
-    launchOptions: { executablePath: findChromium(), args: chromiumArgs },
+    // Pages are visited as by someone who asked for reduced motion: the home page's particle canvas
+    // otherwise keeps a core busy in Chromium's software rendering for as long as a test looks at
+    // it. The tests about motion ask for it (layout.spec.ts).
+    reducedMotion: 'reduce',
+    launchOptions: { executablePath: findTestChromium(), args: chromiumArgs },
   },
   projects: [
     { name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: /\.serial\.spec\.ts$/ },

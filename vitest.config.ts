@@ -4,6 +4,13 @@ import { parseEnv } from './src/config/envSchema.ts';
 
 Object.assign(process.env, parseEnv({}));
 
+/**
+ * Unit tests that talk to the backend through the browser fakes (a stubbed fetch, audio, speech):
+ * the services they reach keep per-page-view state (the supabase-js client with the fetch it was
+ * created with, "asked once" answers), so each file gets fresh modules.
+ */
+const isolatedUnitTests = ['src/services/**/*.test.{ts,tsx}', 'src/features/coach/**/*.test.{ts,tsx}'];
+
 export default defineConfig({
   plugins: [react()],
   define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
@@ -16,6 +23,21 @@ export default defineConfig({
           environment: 'jsdom',
           globals: true,
           include: ['src/**/*.test.{ts,tsx}'],
+          exclude: isolatedUnitTests,
+          setupFiles: ['tests/setup/unit.ts'],
+          testTimeout: 15_000,
+          // One jsdom for all of these files instead of one per file: they keep no module state
+          // between files (tests/setup/unit.ts empties the DOM and storage after each test).
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit-isolated',
+          environment: 'jsdom',
+          globals: true,
+          include: isolatedUnitTests,
           setupFiles: ['tests/setup/unit.ts'],
           testTimeout: 15_000,
         },

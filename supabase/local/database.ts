@@ -115,6 +115,27 @@ async function openFromTemplate(cacheDir: string, dir: string, seed: boolean): P
   }
 }
 
+/**
+ * A database set up with migrations that supabase/migrations no longer holds (a folded or
+ * renamed chain): what it is cannot be told from the files, so nothing is applied to it. As
+ * `supabase db push` refuses a project whose history names migrations the folder lacks.
+ */
+export class UnknownMigrationsError extends Error {
+  constructor(readonly migrations: readonly string[]) {
+    super(
+      `This database was set up with migrations that supabase/migrations no longer has (${listed(migrations)}), ` +
+        'so it cannot be brought up to date. Nothing was changed. Remove its data directory to set it up afresh ' +
+        "(for the local stack's .supabase-local/: npm run reset).",
+    );
+  }
+}
+
+/** The first three names, and how many more there are. */
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, 3).join(', ');
+  return names.length > 3 ? `${shown} and ${String(names.length - 3)} more` : shown;
+}
+
 /** Opens the local database, ready for requests: bootstrap, pending migrations, seed on creation. */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<PGlite> {
   const { db } = await openLocalDatabase(options);
@@ -139,8 +160,11 @@ async function applySetup(db: PGlite, dir: string, seed: boolean): Promise<Setup
   const applied = new Set(
     (await db.query<{ name: string }>('select name from supabase_local.applied_migrations')).rows.map((row) => row.name),
   );
+  const migrations = await listMigrations(dir);
+  const unknown = [...applied].filter((name) => !migrations.includes(name)).sort();
+  if (unknown.length > 0) throw new UnknownMigrationsError(unknown);
   const appliedMigrations: string[] = [];
-  for (const name of await listMigrations(dir)) {
+  for (const name of migrations) {
     if (applied.has(name)) continue;
     const sql = await readFile(join(dir, 'migrations', name), 'utf8');
     await db.transaction(async (tx) => {

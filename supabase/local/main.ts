@@ -4,6 +4,7 @@
  */
 import { findUserByEmail } from './auth/users';
 import { configFromEnv, type LocalStackConfig } from './config';
+import { UnknownMigrationsError } from './database';
 import { verifyPassword } from './passwords';
 import { startLocalStack, PortInUseError, RemoteBindError } from './server';
 
@@ -35,7 +36,9 @@ if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
       process.on('SIGTERM', stop);
     })
     .catch((error: unknown) => {
-      console.error(error instanceof PortInUseError || error instanceof RemoteBindError ? error.message : error);
+      console.error(
+        error instanceof PortInUseError || error instanceof RemoteBindError || error instanceof UnknownMigrationsError ? error.message : error,
+      );
       process.exit(1);
     });
 }

@@ -1,5 +1,5 @@
 /**
- * A document's text as passages along its structure (…_knowledge_passages.sql): the small
+ * A document's text as passages along its structure (…_documents.sql): the small
  * functions that read a line (heading, list entry, numbering, a unit too long for a passage),
  * private.document_passages() and ingest_document_text().
  */

@@ -1,5 +1,5 @@
 /**
- * Documents never hang (supabase/migrations/…_document_recovery.sql): when a PROCESSING document
+ * Documents never hang (supabase/migrations/…_documents.sql): when a PROCESSING document
  * counts as stuck, who may claim it for another run, and the first step of a delete.
  */
 import { describe, expect, it } from 'vitest';

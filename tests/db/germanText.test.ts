@@ -1,5 +1,5 @@
 /**
- * One German text processing (…_knowledge_passages.sql): private.german_spelling() and
+ * One German text processing (…_documents.sql): private.german_spelling() and
  * private.german_lexemes(), which passages, titles and questions all go through, stem the same on
  * every Postgres version; and the offline coach, which finds the database's lexemes in the words
  * of a passage without a stemmer of its own (supabase/functions/coach/passageUnits.ts), reads

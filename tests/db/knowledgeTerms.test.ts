@@ -1,5 +1,5 @@
 /**
- * What the search weighs words by (…_knowledge_passages.sql): private.knowledge_terms (how many
+ * What the search weighs words by (…_documents.sql): private.knowledge_terms (how many
  * passages hold each lexeme) and private.knowledge_stats (how many passages there are, and their
  * lexemes), kept by triggers as passages are written, rewritten and deleted.
  */

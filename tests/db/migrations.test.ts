@@ -6,7 +6,13 @@ import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type LocalDatabase, listMigrations, openLocalDatabase, withClaims } from '../../supabase/local/database';
+import {
+  type LocalDatabase,
+  listMigrations,
+  openLocalDatabase,
+  UnknownMigrationsError,
+  withClaims,
+} from '../../supabase/local/database';
 
 const supabaseDir = fileURLToPath(new URL('../../supabase/', import.meta.url));
 let workDir: string;
@@ -32,10 +38,17 @@ async function snapshot(db: PGlite) {
   return { tables: tables.rows.map((row) => row.name), voiceConfigs: voice.rows[0]?.count, buckets: buckets.rows };
 }
 
-async function withExtraMigration(name: string, sql: string): Promise<string> {
-  const dir = join(workDir, name);
+const notes = {
+  name: '29991231000000_add_notes.sql',
+  sql: `create table public.notes (id int primary key);
+        alter table public.notes enable row level security;`,
+};
+
+/** A copy of supabase/ with these migrations added after the project's own. */
+async function withExtraMigrations(...migrations: { name: string; sql: string }[]): Promise<string> {
+  const dir = join(workDir, migrations.map((migration) => migration.name).join('+'));
   await cp(supabaseDir, dir, { recursive: true });
-  await writeFile(join(dir, 'migrations', name), sql);
+  for (const { name, sql } of migrations) await writeFile(join(dir, 'migrations', name), sql);
   return dir;
 }
 
@@ -83,12 +96,7 @@ describe('setting up the local database', () => {
   });
 
   it('applies only a migration added later, nothing twice', async () => {
-    const extended = await withExtraMigration(
-      '29991231000000_add_notes.sql',
-      `create table public.notes (id int primary key);
-       alter table public.notes enable row level security;`,
-    );
-    const upgraded = await openLocalDatabase({ dataDir: dataDir(), supabaseDir: extended });
+    const upgraded = await openLocalDatabase({ dataDir: dataDir(), supabaseDir: await withExtraMigrations(notes) });
     try {
       expect(upgraded.setup).toEqual({
         bootstrapped: false,
@@ -104,26 +112,33 @@ describe('setting up the local database', () => {
   });
 
   it('names a failing migration', async () => {
-    const broken = await withExtraMigration(
-      '29991231000001_broken.sql',
-      'create table public.half_done (id int); select no_such_function();',
-    );
+    const broken = await withExtraMigrations(notes, {
+      name: '29991231000001_broken.sql',
+      sql: 'create table public.half_done (id int); select no_such_function();',
+    });
     await expect(openLocalDatabase({ dataDir: dataDir(), supabaseDir: broken })).rejects.toThrow(
       /29991231000001_broken\.sql/,
     );
   });
 
+  it('refuses a data dir set up with a migration the folder no longer has, and names it', async () => {
+    const refused = openLocalDatabase({ dataDir: dataDir() });
+    await expect(refused).rejects.toBeInstanceOf(UnknownMigrationsError);
+    await expect(refused).rejects.toThrow(/29991231000000_add_notes\.sql.*npm run reset/);
+  });
+
   it('re-opens a data dir with its data, applying nothing twice and nothing of a failed migration', async () => {
-    const reopened = await openLocalDatabase({ dataDir: dataDir() });
+    const reopened = await openLocalDatabase({ dataDir: dataDir(), supabaseDir: await withExtraMigrations(notes) });
     try {
       expect(reopened.setup).toEqual({ bootstrapped: false, appliedMigrations: [], seeded: false });
       const state = await reopened.db.query(
         `select (select count(*)::int from public.conversations) as conversations,
                 (select count(*)::int from public.voice_configs) as voice_configs,
+                to_regclass('public.notes') is not null as notes,
                 to_regclass('public.half_done') is null as rolled_back,
                 not exists (select from supabase_local.applied_migrations where name like '%broken%') as unrecorded`,
       );
-      expect(state.rows).toEqual([{ conversations: 1, voice_configs: 1, rolled_back: true, unrecorded: true }]);
+      expect(state.rows).toEqual([{ conversations: 1, voice_configs: 1, notes: true, rolled_back: true, unrecorded: true }]);
     } finally {
       await reopened.db.close();
     }

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { listMigrations } from '../../supabase/local/database';
 import { actors, attempt, insertDocument, type Outcome, run, useDatabase } from './fixtures';
 
 const fixture = useDatabase();
@@ -433,5 +434,62 @@ describe('policies', () => {
     expect(await counts(actors.member)).toEqual([true]);
     expect(await counts(actors.admin)).toHaveLength(all.length);
     await run(fixture.db, actors.service, `delete from public.voice_configs where not is_active`);
+  });
+});
+
+describe('docs/database.md', () => {
+  let documented: Set<string>;
+
+  beforeAll(async () => {
+    const page = await readFile(new URL('../../docs/database.md', import.meta.url), 'utf8');
+    // Every name written as code on the page: `private.search_terms(question, previous)` counts
+    // for search_terms (and private, question, previous).
+    documented = new Set([...page.matchAll(/`([^`]+)`/g)].flatMap((span) => span[1]?.match(/[\w.-]+/g) ?? []).flatMap((word) => [word, ...word.split('.')]));
+  });
+
+  it('names every table, function and type of the schemas public and private', async () => {
+    const { rows } = await fixture.db.query<{ name: string }>(
+      `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname in ('public', 'private') and c.relkind in ('r', 'v', 'm', 'p')
+       union
+       select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname in ('public', 'private')
+          and not exists (select from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+       union
+       select t.typname from pg_type t join pg_namespace n on n.oid = t.typnamespace
+        where n.nspname in ('public', 'private') and (t.typtype = 'e' or (t.typtype = 'c' and t.typrelid in (
+          select c.oid from pg_class c where c.relkind = 'c')))
+       order by 1`,
+    );
+    expect(rows.length).toBeGreaterThan(40);
+    expect(rows.map((row) => row.name).filter((name) => !documented.has(name))).toEqual([]);
+  });
+
+  it('names every migration, and every migration starts with a header saying what it holds', async () => {
+    const migrations = await listMigrations();
+    expect(migrations.filter((name) => !documented.has(name))).toEqual([]);
+    for (const name of migrations) {
+      const sql = await readFile(new URL(`../../supabase/migrations/${name}`, import.meta.url), 'utf8');
+      // A block of comment lines, set apart from the statements by a blank line.
+      expect(sql, name).toMatch(/^(?:--(?: .*)?\n)+\n/);
+    }
+  });
+});
+
+describe('supabase/config.toml', () => {
+  it('declares the buckets exactly as the migrations create them (the CLI applies these settings)', async () => {
+    const toml = await readFile(new URL('../../supabase/config.toml', import.meta.url), 'utf8');
+    const mebibytes = (value: string) => Number(/^"(\d+)MiB"$/.exec(value)?.[1] ?? Number.NaN) * 1024 * 1024;
+    const declared = [...toml.matchAll(/^\[storage\.buckets\.([\w-]+)\]\n((?:\w+ = .*\n)+)/gm)].map(([, id = '', body = '']) => {
+      const setting = (key: string) => new RegExp(`^${key} = (.*)$`, 'm').exec(body)?.[1] ?? '';
+      return {
+        id,
+        public: setting('public') === 'true',
+        file_size_limit: mebibytes(setting('file_size_limit')),
+        allowed_mime_types: [...setting('allowed_mime_types').matchAll(/"([^"]+)"/g)].map((match) => match[1]),
+      };
+    });
+    const { rows } = await fixture.db.query('select id, public, file_size_limit, allowed_mime_types from storage.buckets order by id');
+    expect(declared).toEqual(rows);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The question's terms (…_knowledge_search.sql): private.search_terms() with what stands in for a
+ * The question's terms (…_search.sql): private.search_terms() with what stands in for a
  * word no passage holds (private.stand_ins()), what a passage must hold to have a word
  * (private.term_query(): prefixes, synonyms, compounds) and how much each term weighs.
  */
@@ -128,6 +128,14 @@ describe('private.search_terms', () => {
     expect(weight(await lexeme('Hochzeit'))).toBeGreaterThan(weight(await lexeme('Arbeitstage')) ?? Number.POSITIVE_INFINITY);
   });
 
+  it('weighs a noun half again as much as another word as rare, in a question typed in lower case every word as it is', async () => {
+    const noun = (await terms('Was kostet die Hochzeit?')).find((term) => term.lexeme === 'hochzeit');
+    const word = (await terms('was kostet die hochzeit')).find((term) => term.lexeme === 'hochzeit');
+    expect(noun).toMatchObject({ passages: 1, named: true });
+    expect(word).toMatchObject({ passages: 1, named: false });
+    expect(noun?.weight).toBeCloseTo(1.5 * (word?.weight ?? 0), 4);
+  });
+
   it('weighs an unknown noun as the topic the knowledge base does not know, a scene-setting word and a lower-case question not', async () => {
     // "Hochzeit" is in one passage: an unknown word weighs as much, an unknown noun three times.
     const wedding = await terms('Was kostet die Hochzeit auf Mallorca?');
@@ -138,11 +146,12 @@ describe('private.search_terms', () => {
     expect(mallorca?.weight).toBeCloseTo(3 * (hochzeit?.weight ?? 0), 4);
     // A season sets the scene (half the weight, not the topic); a question typed in lower case
     // says nothing about its nouns.
+    const lower = await terms('was kostet die hochzeit auf mallorca');
+    const single = lower.find((term) => term.lexeme === 'hochzeit')?.weight ?? 0;
     const summer = (await terms('Ich heirate im Sommer')).find((term) => term.lexeme === 'somm');
     expect(summer).toMatchObject({ named: false, passages: 0 });
-    expect(summer?.weight).toBeCloseTo(0.5 * (hochzeit?.weight ?? 0), 4);
-    const lower = await terms('was kostet die hochzeit auf mallorca');
-    expect(lower.find((term) => term.lexeme === 'mallorca')?.weight).toBeCloseTo(hochzeit?.weight ?? 0, 4);
+    expect(summer?.weight).toBeCloseTo(0.5 * single, 4);
+    expect(lower.find((term) => term.lexeme === 'mallorca')?.weight).toBeCloseTo(single, 4);
   });
 
   it('puts a follow-up\'s own terms first and marks the previous turn\'s', async () => {

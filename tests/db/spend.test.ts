@@ -1,5 +1,5 @@
 /**
- * Spend reserved, then settled (migration 20261126100000_spend_reservations.sql): admission
+ * Spend reserved, then settled (supabase/migrations/…_usage_limits.sql): admission
  * reserves a request's largest cost against the client's daily budget and the day's cap in one
  * step, so a burst of admissions never adds up to more than either, and settlement replaces the
  * reservation by what was billed. The bursts run as many concurrent calls of the functions, each

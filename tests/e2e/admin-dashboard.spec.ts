@@ -46,25 +46,24 @@ test.describe('dashboard', () => {
 });
 
 test.describe('dashboard accessibility', () => {
-  for (const lang of ['de', 'en'] as const) {
-    test(`axe-core finds no violations on any tab (${lang})`, async ({ page, loginAsAdmin }) => {
-      await loginAsAdmin(page);
-      await page.addInitScript((choice) => {
-        try {
-          window.localStorage.setItem('language', choice);
-        } catch {
-          // a sandboxed frame without storage
-        }
-      }, lang);
-      for (const tab of ['voice', 'knowledge', 'settings'] as const) {
-        await page.goto(`${DASHBOARD_PATH}?tab=${tab}`);
-        await expect(page.getByRole('tab', { name: text(lang, `admin:dashboard.tabs.${tab}`) })).toHaveAttribute('aria-selected', 'true');
-        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-        const results = await new AxeBuilder({ page }).withTags(wcag).analyze();
-        expect(results.violations.map((v) => `${tab}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-      }
-    });
-  }
+  // Each tab is audited once, in one language; between them both languages are.
+  test('axe-core finds no violations on any tab', async ({ page, loginAsAdmin }) => {
+    await loginAsAdmin(page);
+    for (const [tab, lang] of [
+      ['voice', 'de'],
+      ['knowledge', 'en'],
+      ['settings', 'de'],
+    ] as const) {
+      // German until another language is remembered; then the remembered one.
+      if (page.url().startsWith('http')) await page.evaluate((choice) => window.localStorage.setItem('language', choice), lang);
+      await page.goto(`${DASHBOARD_PATH}?tab=${tab}`);
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await expect(page.getByRole('tab', { name: text(lang, `admin:dashboard.tabs.${tab}`) })).toHaveAttribute('aria-selected', 'true');
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+      const results = await new AxeBuilder({ page }).withTags(wcag).analyze();
+      expect(results.violations.map((v) => `${tab}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+  });
 });
 
 test.describe('on a phone (390 px)', () => {

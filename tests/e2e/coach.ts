@@ -8,7 +8,7 @@
 import type { Page, Request } from '@playwright/test';
 import { persona } from '../../src/config/persona';
 import { coachTexts } from '../../src/features/coach/texts';
-import { chromiumArgs, findChromium } from '../../scripts/find-chromium';
+import { chromiumArgs, findTestChromium } from '../../scripts/find-chromium';
 import { fakeMicrophoneArgs } from '../fixtures/audio/fakeMicrophone';
 import { wavLength } from '../fixtures/fakeProviders/fakeTranscription';
 import { makeTextPdf, wrapParagraphs } from '../fixtures/pdf/makePdf';
@@ -274,7 +274,7 @@ export function watchUploads(page: Page): { type: string | null; seconds: number
  * one microphone file per spec file), with the microphone permission granted.
  */
 export const withMicrophone = (wav: string) => ({
-  launchOptions: { executablePath: findChromium(), args: [...chromiumArgs, ...fakeMicrophoneArgs(wav)] },
+  launchOptions: { executablePath: findTestChromium(), args: [...chromiumArgs, ...fakeMicrophoneArgs(wav)] },
   permissions: ['microphone'],
 });
 

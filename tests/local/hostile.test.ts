@@ -167,7 +167,7 @@ describe('REST: SQL in identifiers', () => {
     await expectError(await rest('/documents/extra'), 404, 'PGRST125');
     await expectError(await rest(`/rpc/${q('admin_stats();drop table public.documents;--')}`, { method: 'POST', body: '{}' }), 404, 'PGRST202');
     await expectError(await rest('/rpc/pg_sleep', { method: 'POST', body: '{"seconds":1}' }), 404, 'PGRST202');
-    await expectError(await rest('/rpc/split_text_into_passages', { method: 'POST', body: '{"body":"x"}' }), 404, 'PGRST202');
+    await expectError(await rest('/rpc/document_passages', { method: 'POST', body: '{"source":"x"}' }), 404, 'PGRST202');
     await expectError(await rest('/users', { headers: { 'accept-profile': 'auth' } }), 406, 'PGRST106');
     await expectError(
       await rest('/rpc/search_knowledge', { method: 'POST', body: JSON.stringify({ query: 'x', 'match_count" int); drop table public.documents; --': 1 }) }),

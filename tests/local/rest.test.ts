@@ -320,7 +320,7 @@ describe('functions', () => {
     const wrongArgs = await admin.rpc('search_knowledge', { question: 'x' } as unknown as { query: string });
     expect(wrongArgs.status).toBe(404);
     expect(wrongArgs.error?.message).toBe('Could not find the function public.search_knowledge(question) in the schema cache');
-    const internal = await service.rpc('split_text_into_passages' as 'admin_stats');
+    const internal = await service.rpc('document_passages' as 'admin_stats');
     expect(internal.status).toBe(404);
   });
 });

@@ -2,9 +2,9 @@
  * The guard of the public functions that spend the operator's money (coach, tts, stt): per client
  * requests per minute and per day, concurrent streams, a daily budget per client and the daily
  * spend caps of all clients together. The counts live in Postgres (`admit_request`,
- * `reserve_spend`, `settle_spend`, `release_stream`; migrations 20261124001000_usage_limits.sql
- * and 20261126100000_spend_reservations.sql), so every function instance shares them; an
- * in-memory window per instance stays in front as a cheap first filter.
+ * `reserve_spend`, `settle_spend`, `release_stream`; migration …_usage_limits.sql), so every
+ * function instance shares them; an in-memory window per instance stays in front as a cheap
+ * first filter.
  *
  * Spend is reserved, then settled. Admission reserves the most a request can cost (before its
  * body is read) against the client's budget and the day's cap in one atomic step; once the

@@ -19,7 +19,7 @@ import { parseChatRequest, type ChatMessage, type ChatRequest } from './chatRequ
 import { coachConfig, type CoachConfig } from './config.ts';
 import { completionResponse } from './completion.ts';
 import { conversationFor, countAnswered, isUuid, rateConversation } from './conversations.ts';
-import { findPassages, knowledgeMessage, knowledgeTopics } from './knowledge.ts';
+import { findPassages, knowledgeMessage, knowledgeTopics, previousUserTurn } from './knowledge.ts';
 import { answerDeltas, OFFLINE_MODEL, offlineAnswer } from './offline.ts';
 import { PAUSED_ANSWER, PAUSED_MODEL } from './paused.ts';
 import { admissionReserve, answerBound, billedTokens } from './spend.ts';
@@ -129,7 +129,7 @@ async function answer(request: Request, config: CoachConfig, held: Held, handOve
       conversation(),
       knowledgeTopics(supabase).catch(logged('listing the knowledge', [])),
     ]);
-    const reply = offlineAnswer(chatRequest.question, passages, topics);
+    const reply = offlineAnswer(chatRequest.question, passages, topics, previousUserTurn(chatRequest));
     handOver();
     return completionResponse(settledAfter(answerDeltas(reply), held, conversationId, () => 0), {
       model: OFFLINE_MODEL,

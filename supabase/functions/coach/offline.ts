@@ -8,7 +8,9 @@
  *     steht: Eigene Hochzeit: 2 Arbeitstage."; a row's cells with their column names);
  *   - or up to four consecutive sentences of prose, starting at the one that counts most.
  * What the heading above a passage holds counts half for each of its units; a passage the search
- * scored lower needs to hold more. Headings and title blocks are never quoted (the database keeps
+ * scored lower needs to hold more. A part that carries the kind of answer the question asks for
+ * (a price for "Was kostet …?", a duration for "Wie lange …?", a time for "Wann …?": answerType.ts)
+ * counts twice: of two parts that hold the question's words, it is the one that answers. Headings and title blocks are never quoted (the database keeps
  * them apart from the text), and neither is the opening of a section that holds nothing asked.
  *
  * When no passage was found, Mia says warmly that this is not in her knowledge and what her
@@ -17,6 +19,7 @@
  * section that comes closest instead of quoting it.
  */
 import { splitSentences } from '../_shared/sentences.ts';
+import { answerType, carriesAnswer, type AnswerType } from './answerType.ts';
 import { topicList, topicOf, type Evidence, type Passage } from './knowledge.ts';
 import { foldedWords, holdsLexeme, passageUnits, type Unit } from './passageUnits.ts';
 
@@ -58,6 +61,11 @@ const HEADING_SHARE = 0.5;
 const WINDOW_DECAY = 0.8;
 /** Two words of the question in a row found in a row in the text count this much of the later word's weight. */
 const PHRASE_SHARE = 0.5;
+/**
+ * A part that carries the kind of answer the question asks for counts this many times as much
+ * when the answer is chosen (bench:rag, development half); the weak-evidence check does not see it.
+ */
+export const TYPE_FACTOR = 2;
 
 interface Choice {
   passage: Passage;
@@ -128,8 +136,14 @@ function weightOf(evidence: Evidence, own: readonly number[], context: readonly 
   return evidence.terms.reduce((sum, term, index) => sum + term.weight * Math.max(own[index] ?? 0, HEADING_SHARE * (context[index] ?? 0)), 0);
 }
 
-/** Every quotable part of the passages with its score; the best one wins. */
-function bestPart(question: string, passages: readonly Passage[]): Choice | null {
+/** How much more a part counts for the kind of answer it carries. */
+const typeFactor = (type: AnswerType | null, text: string, row: boolean): number => (type !== null && carriesAnswer(type, text, row) ? TYPE_FACTOR : 1);
+
+/**
+ * Every quotable part of the passages with its score; the best one wins. `type`: the kind of
+ * answer asked for (a follow-up without question words asks for what the previous turn did).
+ */
+function bestPart(question: string, type: AnswerType | null, passages: readonly Passage[]): Choice | null {
   const top = passages[0]?.score ?? 0;
   let best: Choice | null = null;
   const consider = (choice: Choice) => {
@@ -157,7 +171,8 @@ function bestPart(question: string, passages: readonly Passage[]): Choice | null
       const held = weightOf(evidence, own, context.map((value, index) => Math.max(value, headingHeld[index] ?? 0)));
       if (held <= 0) continue;
       const share = (held + phraseWeight(unit.text, pairs)) / evidence.total;
-      consider({ passage, unit, sentences: [], share, score: share * standing });
+      const typed = typeFactor(type, [unit.text, ...(unit.header ?? [])].join('\t'), true);
+      consider({ passage, unit, sentences: [], share, score: share * standing * typed });
     }
 
     // Prose: windows of up to four sentences of one paragraph or the ones after it, each term
@@ -176,7 +191,7 @@ function bestPart(question: string, passages: readonly Passage[]): Choice | null
       const weight = weightOf(evidence, own, headingHeld) + phraseWeight(sentences[start] ?? '', pairs);
       const share = weight / evidence.total;
       const chosen = sentences.slice(start, start + MAX_SENTENCES);
-      consider({ passage, unit: null, sentences: chosen, share, score: share * standing });
+      consider({ passage, unit: null, sentences: chosen, share, score: share * standing * typeFactor(type, chosen.join(' '), false) });
     }
   }
   return best;
@@ -200,12 +215,14 @@ function entryAnswer(passage: Passage, unit: Unit): string {
 
 /**
  * The offline answer to `question` from the passages the search found (best first); `topics`
- * (what the knowledge base covers) for the honest reply.
+ * (what the knowledge base covers) for the honest reply; `previous`, the visitor's previous
+ * question, for what a follow-up asks ("Wie lange hebt ihr meine Daten auf?" – "Und die Rechnungen?").
  */
-export function offlineAnswer(question: string, passages: readonly Passage[], topics: readonly string[]): string {
+export function offlineAnswer(question: string, passages: readonly Passage[], topics: readonly string[], previous: string | null = null): string {
   const first = passages[0];
   if (first === undefined) return honestReply(topics);
-  const best = bestPart(question, passages);
+  const type = answerType(question) ?? (previous === null ? null : answerType(previous));
+  const best = bestPart(question, type, passages);
   if (best === null || best.share < WEAK_SHARE) return closestReply(first);
   const { passage, unit, sentences } = best;
   return unit === null ? sentences.join(' ') : entryAnswer(passage, unit);

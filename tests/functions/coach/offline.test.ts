@@ -92,6 +92,23 @@ describe('offlineAnswer', () => {
     expect(answer).toBe(deadline);
   });
 
+  describe('the kind of answer asked for', () => {
+    const held = [term('rechnung', 3)];
+    const mailed = passage('Bezahlung', 'Rechnungen schicken wir Ihnen nach jeder Sitzung per E-Mail.', held, 4);
+    const kept = passage('Datenschutz', 'Rechnungen bewahren wir aus steuerlichen Gründen zehn Jahre auf.', held, 4);
+
+    it('chooses, of two parts that hold the question alike, the one that carries it', () => {
+      expect(offlineAnswer('Wie lange bewahrt ihr die Rechnungen auf?', [mailed, kept], [])).toBe(kept.content);
+      // A question that asks for no kind keeps the search's order.
+      expect(offlineAnswer('Was passiert mit den Rechnungen?', [mailed, kept], [])).toBe(mailed.content);
+    });
+
+    it('is, for a follow-up without question words, the kind the previous question asked for', () => {
+      expect(offlineAnswer('Und die Rechnungen?', [mailed, kept], [], 'Wie lange hebt ihr meine Daten auf?')).toBe(kept.content);
+      expect(offlineAnswer('Und die Rechnungen?', [mailed, kept], [])).toBe(mailed.content);
+    });
+  });
+
   it('weighs passages by the search\'s scores: a lower one needs to hold more', () => {
     const weekend = 'Schalte die Benachrichtigungen am Wochenende aus.';
     const sleep = 'Stehe jeden Tag zur gleichen Zeit auf, auch am Wochenende.';

@@ -51,12 +51,14 @@ create constraint trigger voice_configs_keep_one_active
 
 alter table public.voice_configs enable row level security;
 
-create policy "Anyone reads the active voice"
-  on public.voice_configs for select to anon, authenticated
+-- One SELECT policy per role (splinter's multiple_permissive_policies): visitors read the active
+-- voice; signed-in users read the active voice, admins every voice.
+create policy "Visitors read the active voice"
+  on public.voice_configs for select to anon
   using (is_active);
-create policy "Admins read all voices"
+create policy "Signed-in users read the active voice, admins all voices"
   on public.voice_configs for select to authenticated
-  using ((select public.is_admin()));
+  using (is_active or (select public.is_admin()));
 create policy "Admins add voices"
   on public.voice_configs for insert to authenticated
   with check ((select public.is_admin()));

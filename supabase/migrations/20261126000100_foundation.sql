@@ -1,4 +1,17 @@
--- Shared building blocks for the policies and tables that follow.
+-- What every area builds on: the schema `private` for internals, the extensions the knowledge
+-- base uses, and the two helpers the tables and policies share (is_admin(), set_updated_at()).
+
+
+-- Internals that functions call but the Data API must not expose (only `public` is exposed).
+create schema private;
+revoke all on schema private from public;
+grant usage on schema private to authenticated, service_role;
+
+-- fuzzystrmatch (Levenshtein distance: the search's typo repair) and pgvector (passage
+-- embeddings: the hybrid search) are available on Supabase; the local stack loads PGlite's builds.
+create extension if not exists fuzzystrmatch with schema extensions;
+create extension if not exists vector with schema extensions;
+
 
 -- Admin means app_metadata.role = 'admin' in the request's JWT. app_metadata is only writable with
 -- the service key, so a visitor cannot grant it to themselves. Reads the request settings only, so

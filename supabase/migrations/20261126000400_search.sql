@@ -11,9 +11,7 @@
 --     4. fusion, relevance floor, one passage per near-duplicate, German first, at most five
 --
 -- Every function reads text through private.german_lexemes(), as the passages were written
--- (…_knowledge_passages.sql).
-
-drop function if exists public.search_knowledge(text, integer, text, extensions.vector);
+-- (…_documents.sql).
 
 
 -- Words that ask rather than say what about ("Wie lange dauert …", "Gibt es …", "Kann ich …").
@@ -336,12 +334,16 @@ $$;
 -- (private.stand_ins(): a slip by the word meant, a compound by its known parts), expanded
 -- (private.term_query()) and weighted by how rare it is among all passages (BM25's idf).
 --
+-- A noun (a word written with a capital letter inside its sentence, as German writes nouns)
+-- weighs noun_share times as much as another word as rare: a question's nouns name what it is
+-- about ("Wie viel Wasser passt in den Tank?"), its verbs and adjectives are said in many ways. A
+-- question typed all in lower case says nothing about its nouns: every word weighs as it is.
+--
 -- A word no passage holds says the question may be about something the knowledge base does not
--- know. It weighs as much as a word held by a single passage, times unknown_named when it is
--- written with a capital letter inside its sentence (a German noun: "Wie wird das Wetter
--- morgen?", "Was kostet ein Flug nach Mallorca?") and times unknown_other for any other word
--- (a verb or an adjective put differently from the document: "Wie trenne ich Arbeit und
--- Freizeit?"). A question typed all in lower case says nothing about its nouns: unknown_other.
+-- know. It weighs as much as a word held by a single passage, times unknown_named when it is a
+-- noun ("Wie wird das Wetter morgen?", "Was kostet ein Flug nach Mallorca?") and times
+-- unknown_other for any other word (a verb or an adjective put differently from the document:
+-- "Wie trenne ich Arbeit und Freizeit?").
 -- A word that sets the scene (private.context_words: "bei der Arbeit", "im Sommer") weighs
 -- scene_share of what it would: it places the question, it does not say what it asks.
 create or replace function private.search_terms(question text, previous text default null)
@@ -350,8 +352,8 @@ language sql
 stable
 set search_path = ''
 as $$
-  with settings (unknown_named, unknown_other, scene_share) as (
-    values (3.0::real, 1.0::real, 0.5::real)
+  with settings (noun_share, unknown_named, unknown_other, scene_share) as (
+    values (1.5::real, 3.0::real, 1.0::real, 0.5::real)
   ),
   raw as (
     select v.lexeme, v.positions[1] as position, false as from_previous
@@ -399,6 +401,7 @@ as $$
          case when st.asks then 0::real
               else (ln(1 + (n.total - greatest(least(t.passages, n.total), 1) + 0.5) / (greatest(least(t.passages, n.total), 1) + 0.5))
                     * case when st.scene then x.scene_share else 1 end
+                    * case when st.named then x.noun_share else 1 end
                     * case when t.passages > 0 then 1 when st.named then x.unknown_named else x.unknown_other end)::real
          end
     from stood st

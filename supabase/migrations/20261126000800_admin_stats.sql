@@ -1,4 +1,7 @@
--- The four dashboard counters and the growth note, computed in one round trip.
+-- The admin dashboard's counters in one round trip: admin_stats() counts the operators, the
+-- conversations active in the last 24 hours and the processed documents, averages the ratings and
+-- compares the conversations started this month with last month's.
+
 create or replace function public.admin_stats()
 returns json
 language plpgsql
