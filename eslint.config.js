@@ -20,6 +20,12 @@ const zones = [
   { target: './src/config', from: ['./src/app', './src/pages', './src/features', './src/components', './src/services'], message: 'config/ holds values only.' },
   { target: './src/components', from: ['./src/app', './src/pages', './src/features'], message: 'components/ are shared and presentational.' },
   { target: './src/features', from: ['./src/app', './src/pages'], message: 'features/ do not reach up into pages or the app.' },
+  // The coach's conversation is a plain object: the hook and the components subscribe to it.
+  {
+    target: './src/features/coach/session',
+    from: ['./node_modules/react', './node_modules/react-dom', './src/components'],
+    message: 'The coach session is plain TypeScript: no React, no components.',
+  },
   { target: './src/pages', from: ['./src/app'], message: 'pages/ do not reach up into the app.' },
   { target: './src', from: './tests', message: 'src/ never imports test code.' },
   { target: './src', from: './supabase/local', message: 'The app never imports the local stack.' },

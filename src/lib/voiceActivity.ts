@@ -3,14 +3,12 @@
  * starts and stops speaking. Pure (no audio APIs), so it is tested on synthetic signals; the
  * browser feeds it from an AudioWorklet (src/services/voiceActivity.ts).
  *
- * A frame counts as speech when all of these hold:
+ * A frame counts as speech when both of these hold:
  * - it is clearly louder than the background (an adaptive noise floor: it follows quieter frames at
  *   once and rises slowly, so a steady fan or street noise becomes "background");
- * - most of its energy lies in the speech band (300–3,400 Hz): hiss, rumble and clicks do not;
- * - while the coach is speaking, it is louder than what an echo of the coach could be: echo
- *   cancellation leaves at most a fraction of the playback level in the microphone, the visitor
- *   speaking over the coach is louder than that. The echo arrives late (tens of milliseconds, more
- *   over Bluetooth), so the guard takes the loudest playback level of the last 100 ms.
+ * - most of its energy lies in the speech band (300–3,400 Hz): hiss, rumble and clicks do not.
+ * While the coach speaks, its echo is taken out of the microphone's signal before the detector
+ * decides (src/features/coach/session/echo.ts passes the remaining levels to `pushLevels`).
  * Speech starts after at least 250 ms of speech frames (gaps of up to 120 ms, the pauses between
  * syllables, do not break the run; loud unvoiced frames such as "sch" count once voiced speech has
  * begun): a cough, a click or a short noise does not interrupt the coach.
@@ -29,14 +27,23 @@ export interface VoiceActivityOptions {
   minLevelDb?: number;
   /** Share of the frame's energy that must lie in the speech band. */
   minSpeechBandShare?: number;
-  /** The loudest an echo of the coach can be, as a share of the playback level (RMS). */
-  echoShare?: number;
-  /**
-   * How long the echo guard remembers a playback level (ms): the echo reaches the microphone later
-   * than the level is read (output and input latency, the room; more with Bluetooth), so the guard
-   * compares with the loudest playback of this window, not just of this moment.
-   */
-  echoHoldMs?: number;
+  /** Voice needed before `speech-maybe` (ms). */
+  maybeMs?: number;
+}
+
+/**
+ * One frame's loudness as measured elsewhere (src/features/coach/session/echo.ts takes the coach's
+ * own echo out of the microphone's signal band by band and passes what remains).
+ */
+export interface FrameLevels {
+  /** The loudness (RMS) the decision is made on. */
+  rms: number;
+  /** The microphone's own loudness: the background-noise floor follows it. */
+  floorRms: number;
+  /** Share of the energy that lies in the speech band (300–3,400 Hz). */
+  speechBandShare: number;
+  /** Samples in the frame. */
+  samples: number;
 }
 
 /**
@@ -49,22 +56,23 @@ export type VoiceActivityEvent = 'speech-maybe' | 'speech-dropped' | 'speech-sta
 export interface FrameAnalysis {
   levelDb: number;
   speechBandShare: number;
-  /** Loud enough, and not an echo of the coach. */
+  /** Loud enough above the background. */
   loud: boolean;
   /** Voiced speech: loud with most energy in the speech band. */
   speech: boolean;
 }
 
 export interface VoiceActivityDetector {
-  /**
-   * Analyses one frame. `playbackRms` is the loudness of what the coach plays at this moment (0 when
-   * silent). Returns the events this frame caused.
-   */
-  push(frame: Float32Array, playbackRms?: number): VoiceActivityEvent[];
+  /** Analyses one frame; returns the events it caused. */
+  push(frame: Float32Array): VoiceActivityEvent[];
+  /** Decides on levels measured elsewhere (the echo already taken out): returns the events. */
+  pushLevels(levels: FrameLevels): VoiceActivityEvent[];
   /** Whether the visitor is speaking (between speech-start and speech-end). */
   readonly speaking: boolean;
   /** Milliseconds since the last speech frame (0 while a speech frame just came). */
   readonly silenceMs: number;
+  /** How long the current run of voice has lasted (ms; 0 outside one). */
+  readonly runMs: number;
   /** The last frame's analysis (for tests and tuning). */
   readonly last: FrameAnalysis | null;
   reset(): void;
@@ -77,7 +85,7 @@ const GAP_TOLERANCE_MS = 120;
 /** Voiced speech needed before unvoiced sounds count too. */
 const MIN_VOICED_MS = 60;
 /** Voice for this long is probably the visitor: worth silencing the coach while it is decided. */
-const MAYBE_MS = 100;
+const DEFAULT_MAYBE_MS = 100;
 /**
  * The floor before anything was heard: a quiet room. A visitor who is already speaking when the
  * detector starts is heard at once; a louder room raises the floor within seconds.
@@ -120,8 +128,7 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
     marginDb = 10,
     minLevelDb = -55,
     minSpeechBandShare = 0.38,
-    echoShare = 0.5,
-    echoHoldMs = 100,
+    maybeMs = DEFAULT_MAYBE_MS,
   } = options;
   // The speech band, 300–3,400 Hz (the telephone band): carried across frames, so a frame
   // boundary is not a step.
@@ -136,23 +143,18 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
   let speaking = false;
   let silenceMs = 0;
   let last: FrameAnalysis | null = null;
-  // The playback levels of the last `echoHoldMs`, newest last, with each frame's length.
-  const recentPlayback: { rms: number; ms: number }[] = [];
-
-  function heldPlayback(playbackRms: number, ms: number): number {
-    recentPlayback.push({ rms: playbackRms, ms });
-    let kept = 0;
-    for (let index = recentPlayback.length - 1; index >= 0; index -= 1) {
-      kept += recentPlayback[index]?.ms ?? 0;
-      if (kept >= echoHoldMs) {
-        recentPlayback.splice(0, index);
-        break;
-      }
-    }
-    return recentPlayback.reduce((loudest, entry) => Math.max(loudest, entry.rms), 0);
+  /** Follows the background: down at once to a quieter frame, up slowly. */
+  function updateFloor(levelDb: number, frameSeconds: number): void {
+    if (levelDb < floorDb) floorDb = levelDb;
+    else floorDb += FLOOR_RISE_DB_PER_SECOND * frameSeconds;
   }
 
-  function analyse(frame: Float32Array, playbackRms: number): FrameAnalysis {
+  function classify(levelDb: number, speechBandShare: number): FrameAnalysis {
+    const loud = levelDb > Math.max(minLevelDb, floorDb + marginDb);
+    return { levelDb, speechBandShare, loud, speech: loud && speechBandShare >= minSpeechBandShare };
+  }
+
+  function analyse(frame: Float32Array): FrameAnalysis {
     let total = 0;
     let band = 0;
     for (const sample of frame) {
@@ -163,63 +165,67 @@ export function createVoiceActivityDetector(options: VoiceActivityOptions): Voic
     const rms = Math.sqrt(total / Math.max(1, frame.length));
     const levelDb = toDb(rms);
     const speechBandShare = total > 0 ? band / total : 0;
-    const frameSeconds = frame.length / sampleRate;
-    const echoReference = heldPlayback(playbackRms, frameSeconds * 1000);
-    if (levelDb < floorDb) floorDb = levelDb;
-    else floorDb += FLOOR_RISE_DB_PER_SECOND * frameSeconds;
-    const loudEnough = levelDb > Math.max(minLevelDb, floorDb + marginDb);
-    const notEcho = echoReference <= 0 || rms > echoReference * echoShare;
-    const loud = loudEnough && notEcho;
-    return { levelDb, speechBandShare, loud, speech: loud && speechBandShare >= minSpeechBandShare };
+    updateFloor(levelDb, frame.length / sampleRate);
+    return classify(levelDb, speechBandShare);
+  }
+
+  function step(analysis: FrameAnalysis, ms: number): VoiceActivityEvent[] {
+    last = analysis;
+    const events: VoiceActivityEvent[] = [];
+    // Fricatives and plosives ("sch", "t") carry their energy above the speech band: loud frames
+    // count as speech once voiced speech has begun, never on their own (hiss, a cough).
+    const continues = analysis.loud && voiced >= MIN_VOICED_MS;
+    if (analysis.speech || continues) {
+      run += ms;
+      if (analysis.speech) voiced += ms;
+      gap = 0;
+      silenceMs = 0;
+      if (!speaking && run >= minSpeechMs) {
+        speaking = true;
+        maybe = false;
+        events.push('speech-start');
+      } else if (!speaking && !maybe && run >= maybeMs && voiced >= MIN_VOICED_MS) {
+        maybe = true;
+        events.push('speech-maybe');
+      }
+    } else {
+      gap += ms;
+      silenceMs += ms;
+      if (gap > GAP_TOLERANCE_MS) {
+        run = 0;
+        voiced = 0;
+        if (maybe) {
+          maybe = false;
+          events.push('speech-dropped');
+        }
+      }
+      if (speaking && silenceMs >= endSilenceMs) {
+        speaking = false;
+        run = 0;
+        voiced = 0;
+        events.push('speech-end');
+      }
+    }
+    return events;
   }
 
   return {
-    push(frame, playbackRms = 0) {
-      const analysis = analyse(frame, playbackRms);
-      last = analysis;
-      const ms = (frame.length / sampleRate) * 1000;
-      const events: VoiceActivityEvent[] = [];
-      // Fricatives and plosives ("sch", "t") carry their energy above the speech band: loud frames
-      // count as speech once voiced speech has begun, never on their own (hiss, a cough).
-      const continues = analysis.loud && voiced >= MIN_VOICED_MS;
-      if (analysis.speech || continues) {
-        run += ms;
-        if (analysis.speech) voiced += ms;
-        gap = 0;
-        silenceMs = 0;
-        if (!speaking && run >= minSpeechMs) {
-          speaking = true;
-          maybe = false;
-          events.push('speech-start');
-        } else if (!speaking && !maybe && run >= MAYBE_MS && voiced >= MIN_VOICED_MS) {
-          maybe = true;
-          events.push('speech-maybe');
-        }
-      } else {
-        gap += ms;
-        silenceMs += ms;
-        if (gap > GAP_TOLERANCE_MS) {
-          run = 0;
-          voiced = 0;
-          if (maybe) {
-            maybe = false;
-            events.push('speech-dropped');
-          }
-        }
-        if (speaking && silenceMs >= endSilenceMs) {
-          speaking = false;
-          run = 0;
-          voiced = 0;
-          events.push('speech-end');
-        }
-      }
-      return events;
+    push(frame) {
+      return step(analyse(frame), (frame.length / sampleRate) * 1000);
+    },
+    pushLevels({ rms, floorRms, speechBandShare, samples }) {
+      const frameSeconds = samples / sampleRate;
+      updateFloor(toDb(floorRms), frameSeconds);
+      return step(classify(toDb(rms), speechBandShare), frameSeconds * 1000);
     },
     get speaking() {
       return speaking;
     },
     get silenceMs() {
       return silenceMs;
+    },
+    get runMs() {
+      return run;
     },
     get last() {
       return last;

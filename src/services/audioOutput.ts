@@ -9,7 +9,7 @@
  * `unlockAudio()` must run inside the visitor's click (or key press): iOS Safari refuses to start
  * an AudioContext later, and every browser may refuse autoplay without a gesture.
  */
-import { PlaybackError } from './audioPlayback';
+import { PlaybackError } from './speechErrors';
 import type { PlayerCommand, PlayerEvent } from './pcmPlayer.worklet';
 
 /** Speech needs no more; the browser resamples to the device with a proper filter. */
@@ -18,6 +18,8 @@ const CONTEXT_SAMPLE_RATE = 24_000;
 const RESUME_TIMEOUT_MS = 1_500;
 
 let context: AudioContext | null = null;
+/** Everything the page plays, for the microphone's echo comparison (see `playbackReference`). */
+let reference: GainNode | null = null;
 
 function createContext(): AudioContext | null {
   if (typeof window === 'undefined' || typeof window.AudioContext !== 'function') return null;
@@ -49,6 +51,18 @@ export function pageAudioContext(): AudioContext | null {
   return context;
 }
 
+/**
+ * A node that carries what the page plays (the speech player's output) in the page's audio graph,
+ * created on first use: the microphone's frames worklet takes it as its second input, so the
+ * coach's echo can be compared with its source sample by sample.
+ */
+export function playbackReference(): AudioNode | null {
+  const audio = pageAudioContext();
+  if (!audio) return null;
+  reference ??= audio.createGain();
+  return reference;
+}
+
 /** One piece of speech (a clause or a sentence): played after every piece opened before it. */
 export interface OutputPiece {
   /** Adds 16-bit little-endian mono samples as they arrive (any byte count). */
@@ -75,8 +89,6 @@ export interface AudioOutput {
   hold(): void;
   /** Goes on after `hold()` (it was a cough, not the visitor speaking). */
   release(): void;
-  /** The loudness (RMS, 0–1) of what is being played right now; the echo guard of voice detection reads it. */
-  level(): number;
 }
 
 interface PendingPiece {
@@ -113,11 +125,12 @@ async function createOutput(audio: AudioContext): Promise<AudioOutput> {
   const { default: url } = await import('./pcmPlayer.worklet?worker&url');
   await audio.audioWorklet.addModule(url);
   const player = new AudioWorkletNode(audio, 'pcm-player', { numberOfInputs: 0, outputChannelCount: [1] });
-  const analyser = audio.createAnalyser();
-  analyser.fftSize = 512;
-  analyser.connect(audio.destination);
-  player.connect(analyser);
-  const samples = new Float32Array(analyser.fftSize);
+  // Everything played passes here: to the speakers, and to the microphone's echo comparison.
+  const mix = audio.createGain();
+  mix.connect(audio.destination);
+  const tap = playbackReference();
+  if (tap) mix.connect(tap);
+  player.connect(mix);
 
   let shifter: AudioWorkletNode | null = null;
   let shifterParams: { playbackRate: AudioParam; pitch: AudioParam } | null = null;
@@ -148,7 +161,7 @@ async function createOutput(audio: AudioContext): Promise<AudioOutput> {
         const node = new SoundTouchNode({ context: audio, outputChannelCount: 1 });
         shifter = node;
         shifterParams = { playbackRate: node.playbackRate, pitch: node.pitch };
-        node.connect(analyser);
+        node.connect(mix);
       }
       if (shifterParams) {
         // The player reads faster (tempo); SoundTouch takes that pitch rise back out and applies the pitch.
@@ -159,7 +172,7 @@ async function createOutput(audio: AudioContext): Promise<AudioOutput> {
       player.connect(shifter);
     } else if (shifter) {
       player.disconnect();
-      player.connect(analyser);
+      player.connect(mix);
     }
     send({ type: 'format', sourceRate: sampleRate, tempo: playbackRate });
   }
@@ -219,23 +232,12 @@ async function createOutput(audio: AudioContext): Promise<AudioOutput> {
       send({ type: 'hold' });
     },
     release,
-    level() {
-      analyser.getFloatTimeDomainData(samples);
-      let sum = 0;
-      for (const sample of samples) sum += sample * sample;
-      return Math.sqrt(sum / samples.length);
-    },
   };
 }
 
 let output: Promise<AudioOutput> | null = null;
-/** The output once it stands, for synchronous reads (the echo guard asks 50 times a second). */
+/** The output once it stands, for synchronous commands (a hold must act within the frame). */
 let ready: AudioOutput | null = null;
-
-/** The loudness of what is playing right now (0 when nothing is, or no output exists yet). */
-export function playbackLevel(): number {
-  return ready?.level() ?? 0;
-}
 
 /** Silences the output at once, keeping its place (no-op without an output). */
 export function holdOutput(): void {
@@ -267,7 +269,7 @@ export async function audioOutput(): Promise<AudioOutput> {
   }
 }
 
-/** The output if it already exists (to stop it, or to read its level), without creating one. */
+/** The output if it already exists (to stop it), without creating one. */
 export function currentOutput(): Promise<AudioOutput> | null {
   return output;
 }

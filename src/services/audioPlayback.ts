@@ -1,16 +1,8 @@
 /**
- * What the coach's audio paths share: the playback error, and the browser's own German voice
- * (speechSynthesis), which speaks when no voice provider is configured. The provider's audio plays
- * through audioOutput.ts.
+ * The browser's own German voice (speechSynthesis), which speaks when no voice provider is
+ * configured. The provider's audio plays through audioOutput.ts.
  */
-
-/** 'blocked': the browser refused to start audio without a user gesture; 'failed': anything else. */
-export class PlaybackError extends Error {
-  override readonly name = 'PlaybackError';
-  constructor(readonly reason: 'blocked' | 'failed', detail: string) {
-    super(`playback ${reason}: ${detail}`);
-  }
-}
+import { PlaybackError } from './speechErrors';
 
 export interface PlayOptions {
   /** Stops the audio at once (barge-in); the promise then resolves. */

@@ -1,35 +1,37 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { env } from '../config/env';
-import { recordUtterance, serverTranscriptionAvailable } from './speechToText';
-import { FakeMediaRecorder, installFetch, installMediaRecorder, jsonResponse } from './testing/browserFakes';
+import { serverTranscriptionAvailable, transcribeSpeech } from './speechToText';
+import { installFetch, jsonResponse } from './testing/browserFakes';
 
-const stream = {} as MediaStream;
 const sttUrl = `${env.VITE_SUPABASE_URL}/functions/v1/stt`;
+/** 1.5 s at the page's 24 kHz. */
+const segment = () => new Float32Array(36_000).map((_, index) => 0.1 * Math.sin(index / 10));
 
-beforeEach(() => {
-  installMediaRecorder();
-});
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('recordUtterance', () => {
-  it('records with a type the browser supports and sends it to the stt function on stop', async () => {
+describe('transcribeSpeech', () => {
+  it('sends the segment to the stt function as a 16 kHz WAV with its exact length and the words before it', async () => {
     const requests = installFetch(() => jsonResponse(200, { text: ' Ich bin gestresst. ' }));
-    const utterance = recordUtterance(stream);
-    const [recorder] = FakeMediaRecorder.instances;
-    expect(recorder?.mimeType).toBe('audio/webm;codecs=opus');
-    expect(recorder?.state).toBe('recording');
-    utterance.stop();
-    await expect(utterance.transcript).resolves.toBe('Ich bin gestresst.');
+    await expect(transcribeSpeech(segment(), 24_000, { previousText: 'Grüß dich, Mia.' })).resolves.toBe('Ich bin gestresst.');
     expect(requests).toHaveLength(1);
     const [request] = requests;
     expect(request?.url).toBe(sttUrl);
     expect(request?.method).toBe('POST');
     expect(request?.headers.get('authorization')).toBe(`Bearer ${env.VITE_SUPABASE_ANON_KEY}`);
-    expect(request?.headers.get('content-type')).toBe('audio/webm;codecs=opus');
-    expect(Number(request?.headers.get('x-audio-duration'))).toBeGreaterThanOrEqual(0);
-    expect(request?.body.length).toBeGreaterThan(0);
+    expect(request?.headers.get('content-type')).toBe('audio/wav');
+    expect(request?.headers.get('x-audio-duration')).toBe('1.50');
+    expect(decodeURIComponent(request?.headers.get('x-previous-text') ?? '')).toBe('Grüß dich, Mia.');
+    // A WAV file (its length is read from its header by the function).
+    expect(request?.body.slice(0, 4)).toBe('RIFF');
+    expect(request?.body.slice(8, 12)).toBe('WAVE');
+  });
+
+  it('sends no context for the first segment', async () => {
+    const requests = installFetch(() => jsonResponse(200, { text: 'Hallo' }));
+    await transcribeSpeech(segment(), 24_000);
+    expect(requests[0]?.headers.get('x-previous-text')).toBeNull();
   });
 
   it.each([
@@ -39,17 +41,7 @@ describe('recordUtterance', () => {
     [429, 'rate_limited', 'failed'],
   ] as const)('maps a %s %s to the recognition problem %s', async (status, code, problem) => {
     installFetch(() => jsonResponse(status, { error: { message: 'x', code } }));
-    const utterance = recordUtterance(stream);
-    utterance.stop();
-    await expect(utterance.transcript).rejects.toMatchObject({ name: 'SpeechRecognitionError', problem });
-  });
-
-  it('an aborted recording is never uploaded', async () => {
-    const requests = installFetch(() => jsonResponse(200, { text: 'nie' }));
-    const utterance = recordUtterance(stream);
-    utterance.abort();
-    await expect(utterance.transcript).rejects.toMatchObject({ name: 'AbortError' });
-    expect(requests).toEqual([]);
+    await expect(transcribeSpeech(segment(), 24_000)).rejects.toMatchObject({ name: 'SpeechRecognitionError', problem });
   });
 });
 

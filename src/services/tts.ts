@@ -1,26 +1,15 @@
 /**
  * Text to speech through the project's `tts` function (it holds the ElevenLabs key; the browser
  * never sees it). `openSpeech` starts one piece's synthesis and hands over its PCM stream as it
- * arrives; speechPlayback.ts plays it.
+ * arrives; speechQueue.ts plays it.
  */
 import { env } from '../config/env';
 import { functionUrl } from './functionsUrl';
 import type { VoiceSettings } from './voiceConfig';
 import { catalogue } from '../../supabase/functions/_shared/catalogue';
+import { TtsError } from './speechErrors';
 
-export { PlaybackError } from './audioPlayback';
-
-/** A refused or failed synthesis; `message` is the function's catalogue text. */
-export class TtsError extends Error {
-  override readonly name = 'TtsError';
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
+export { TtsError };
 
 export const emptyAudioMessage = catalogue.emptyAudio;
 

@@ -5,11 +5,12 @@
  * ElevenLabs streams real PCM at three times real time through the page's AudioWorklet player);
  * `watchAudio` only records what the player reports and is told.
  */
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { persona } from '../../src/config/persona';
 import { coachTexts } from '../../src/features/coach/texts';
 import { chromiumArgs, findTestChromium } from '../../scripts/find-chromium';
 import { fakeMicrophoneArgs } from '../fixtures/audio/fakeMicrophone';
+import { wavLength } from '../fixtures/fakeProviders/fakeTranscription';
 import { makeTextPdf, wrapParagraphs } from '../fixtures/pdf/makePdf';
 import { KNOWLEDGE_TAB, documentRow, expect, uploadPdfs } from './admin';
 import { fakeOpenAIUrl } from './env';
@@ -174,6 +175,9 @@ export async function watchAudio(page: Page, { blockAutoplay = false }: { blockA
 }
 
 export const audioEvents = (page: Page) => page.evaluate(() => window.__audio?.events ?? []);
+/** Resolves as soon as the player has reported `event` (watched in the page, so nothing is missed or late). */
+export const untilAudio = (page: Page, event: string) =>
+  page.waitForFunction((wanted) => window.__audio?.events.includes(wanted) === true, event);
 export const audioLog = (page: Page) =>
   page.evaluate(() => {
     const log = window.__audio ?? { events: [], tempos: [], shifters: [] };
@@ -207,7 +211,10 @@ export async function recordBrowserSpeech(page: Page) {
 
 export const browserSpeech = (page: Page) => page.evaluate(() => window.__spoken ?? []);
 
-/** Keeps every microphone stream the page opens, to check that each is given back. */
+/**
+ * Keeps every microphone stream the page opens, to check that each is given back, and counts the
+ * microphone's frames the page receives (its `mic-frames` worklet posts one per 20 ms).
+ */
 export async function watchMicrophone(page: Page) {
   await page.addInitScript(() => {
     const streams: MediaStream[] = [];
@@ -218,7 +225,29 @@ export async function watchMicrophone(page: Page) {
       streams.push(stream);
       return stream;
     };
+    const counter = { frames: 0 };
+    Object.defineProperty(window, '__microphoneFrames', { value: counter });
+    const NativeWorkletNode = window.AudioWorkletNode;
+    window.AudioWorkletNode = class extends NativeWorkletNode {
+      constructor(context: BaseAudioContext, name: string, options?: AudioWorkletNodeOptions) {
+        super(context, name, options);
+        if (name === 'mic-frames') this.port.addEventListener('message', () => (counter.frames += 1));
+      }
+    };
   });
+}
+
+/**
+ * Waits until the page has received `ms` more of the microphone's audio (counted in its frames,
+ * so a busy machine cannot shorten the wait); needs `watchMicrophone`.
+ */
+export async function microphoneHeard(page: Page, ms: number) {
+  const frames = () => (window as unknown as { __microphoneFrames?: { frames: number } }).__microphoneFrames?.frames ?? 0;
+  const from = await page.evaluate(frames);
+  await page.waitForFunction(
+    ({ until }) => ((window as unknown as { __microphoneFrames?: { frames: number } }).__microphoneFrames?.frames ?? 0) >= until,
+    { until: from + Math.max(1, Math.ceil(ms / 20)) },
+  );
 }
 
 /** Per stream the page opened: whether its tracks still record ('live') or were given back ('ended'). */
@@ -228,6 +257,17 @@ export const microphoneStreams = (page: Page) =>
       stream.getTracks().every((track) => track.readyState === 'ended') ? 'ended' : 'live',
     ),
   );
+
+/** What the page uploads to the stt function: each upload's type and, read from its body, its length in seconds. */
+export function watchUploads(page: Page): { type: string | null; seconds: number | null }[] {
+  const uploads: { type: string | null; seconds: number | null }[] = [];
+  page.on('request', (request: Request) => {
+    if (request.method() !== 'POST' || !request.url().endsWith('/functions/v1/stt')) return;
+    const body = request.postDataBuffer();
+    uploads.push({ type: request.headers()['content-type'] ?? null, seconds: body ? wavLength(new Uint8Array(body)) : null });
+  });
+  return uploads;
+}
 
 /**
  * Test options for a spec file whose browser has a fake microphone playing `wav` (a launch option:
@@ -242,7 +282,7 @@ export const withMicrophone = (wav: string) => ({
 export const handsFreeOn = (page: Page) => page.addInitScript(() => window.localStorage.setItem('coach.handsFree', 'on'));
 
 export const voiceButton = (page: Page) =>
-  page.getByRole('main').getByRole('button', { name: /Klick hier|Ich höre zu|spricht\.\.\.|Einen Moment/ });
+  page.getByRole('main').getByRole('button', { name: /Klick hier|Ich höre zu|spricht\.\.\.|Einen Moment|Pause/ });
 export const hint = (page: Page) => page.getByTestId('coach-hint');
 export const notice = (page: Page) => page.getByRole('main').getByRole('alert');
 export const messages = (page: Page) => page.getByTestId('coach-messages').getByRole('listitem');
@@ -254,10 +294,10 @@ export const textInput = (page: Page) => page.getByRole('textbox', { name: coach
 /** Expects the voice button in a state: its label, its colour class and its hint. */
 export async function expectState(
   page: Page,
-  status: 'idle' | 'ready' | 'listening' | 'processing' | 'speaking',
+  status: 'idle' | 'ready' | 'listening' | 'processing' | 'speaking' | 'paused',
   { timeout = 5_000, hint: hintText }: { timeout?: number; hint?: string } = {},
 ) {
-  const colours = { idle: 'purple', ready: 'blue', listening: 'red', processing: 'amber', speaking: 'green' } as const;
+  const colours = { idle: 'purple', ready: 'blue', listening: 'red', processing: 'amber', speaking: 'green', paused: 'slate' } as const;
   const button = voiceButton(page);
   await expect(button).toHaveAttribute('data-state', status, { timeout });
   await expect(button).toHaveText(coachTexts.button[status]);

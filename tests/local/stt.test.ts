@@ -98,9 +98,21 @@ describe('with OpenAI', () => {
         fileName: 'utterance.webm',
         fileType: 'audio/webm',
         fileBytes: webm().length,
+        wavSeconds: null,
+        prompt: null,
         apiKeyMatches: true,
+        receivedAt: expect.any(Number) as number,
       },
     ]);
+  });
+
+  it('passes the words said before a segment (x-previous-text, URI-encoded) to OpenAI as its prompt', async () => {
+    const response = await stt(wav(1.5), { 'content-type': 'audio/wav', 'x-previous-text': encodeURIComponent('Ich bin müde,') });
+    expect(response.status).toBe(200);
+    expect(openai.transcriptions().at(-1)).toMatchObject({ prompt: 'Ich bin müde,', wavSeconds: 1.5 });
+    // Unreadable context is left out rather than refused.
+    await stt(wav(1), { 'content-type': 'audio/wav', 'x-previous-text': '%E0%A4%A' });
+    expect(openai.transcriptions().at(-1)).toMatchObject({ prompt: null });
   });
 
   it('uses OPENAI_STT_MODEL and takes the usual formats (Safari records MP4, files may be WAV)', async () => {
@@ -343,8 +355,9 @@ describe('limits and refusals', () => {
       headers: { origin: 'http://localhost:5173', 'access-control-request-headers': 'authorization, content-type, x-audio-duration' },
     });
     expect(preflight.status).toBe(204);
+    // Granted at once with the first preflight: the later segments' context header too.
     expect(preflight.headers.get('access-control-allow-headers')?.split(', ')).toEqual(
-      expect.arrayContaining(['authorization', 'content-type', 'x-audio-duration']),
+      expect.arrayContaining(['authorization', 'content-type', 'x-audio-duration', 'x-previous-text']),
     );
   });
 });

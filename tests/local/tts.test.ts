@@ -376,6 +376,34 @@ describe('the greeting cache', () => {
     expect(fake.requests()).toHaveLength(2);
   });
 
+  it('streams a greeting that is not cached yet while it is being stored, and stores it once complete', async () => {
+    await clearCache();
+    // Three seconds of audio, arriving over one second.
+    fake.control.durationSeconds = 3;
+    try {
+      const response = await tts({ text: greeting, cache: true, format: 'pcm' });
+      expect(response.headers.get('x-tts-cache')).toBe('miss');
+      const reader = response.body?.getReader();
+      const first = await reader?.read();
+      expect(first?.value?.length).toBeGreaterThan(0);
+      // The first bytes are here, the synthesis is not complete: nothing is stored yet.
+      expect(await cachedObjects()).toEqual([]);
+      let received = first?.value?.length ?? 0;
+      for (;;) {
+        const next = await reader?.read();
+        if (!next || next.done) break;
+        received += next.value.length;
+      }
+      expect(received).toBe(audioFor(greeting, fake.control, 'pcm_24000').length);
+      expect(await cachedObjects()).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.pcm$/) as string]);
+      const hit = await tts({ text: greeting, cache: true, format: 'pcm' });
+      expect(hit.headers.get('x-tts-cache')).toBe('hit');
+      expect((await bytes(hit)).length).toBe(received);
+    } finally {
+      fake.control.durationSeconds = null;
+    }
+  });
+
   it('caches the PCM take of the greeting apart from the MP3 one', async () => {
     await clearCache();
     const first = await tts({ text: greeting, cache: true, format: 'pcm' });
@@ -389,6 +417,8 @@ describe('the greeting cache', () => {
     expect(await cachedObjects()).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.pcm$/) as string]);
     const mp3 = await tts({ text: greeting, cache: true });
     expect(mp3.headers.get('x-tts-cache')).toBe('miss');
+    // A take is stored when its stream has been sent to the end.
+    await bytes(mp3);
     expect(fake.requests()).toHaveLength(2);
   });
 
@@ -398,6 +428,7 @@ describe('the greeting cache', () => {
     try {
       const changed = await tts({ text: greeting, cache: true });
       expect(changed.headers.get('x-tts-cache')).toBe('miss');
+      await bytes(changed);
     } finally {
       await setActiveVoice(DEFAULT_VOICE);
     }

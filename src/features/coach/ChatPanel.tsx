@@ -1,6 +1,6 @@
 import { useId, useState, type SubmitEvent } from 'react';
 import { buttonClass } from '../../components/ui/buttonStyles';
-import type { ChatEntry, ChatState } from './chatState';
+import type { ChatEntry, ChatState } from './session/chatState';
 import { RatingPrompt } from './RatingPrompt';
 import { coachTexts } from './texts';
 

@@ -94,7 +94,7 @@ describe('live coach', () => {
     expect(JSON.parse(ttsPosts()[0]?.body ?? '')).toEqual({ text: persona.greeting, format: 'pcm', cache: true });
 
     act(() => audio.playNext());
-    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
+    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mir'));
     expect(voiceButton().className).toContain('blue');
     expect(hint()).toHaveTextContent('Bereit zum Aufnehmen');
   });
@@ -132,7 +132,7 @@ describe('live coach', () => {
     expect(messages().at(-2)).toHaveTextContent('Ich bin so gestresst');
 
     act(() => audio.playNext());
-    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
+    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mir'));
     expect(hint()).toHaveTextContent('Bereit zum Aufnehmen');
   });
 
@@ -152,7 +152,7 @@ describe('live coach', () => {
     act(() => recognition.hear(['Ich bin so gestresst.', true]));
     await waitFor(() => expect(messages().at(-1)).toHaveTextContent('Atme tief ein. Das hilft.'));
     expect(messages().at(-2)).toHaveTextContent('Ich bin so gestresst');
-    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
+    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mir'));
     expect(chatRequests()).toHaveLength(1);
   });
 
@@ -166,7 +166,7 @@ describe('live coach', () => {
     act(() => recognition.hear(['Ich bin gestresst bei der Arbeit', true]));
     await waitFor(() => expect(chatRequests()).toHaveLength(2));
     expect(JSON.parse(chatRequests()[1]?.body ?? '')).toMatchObject({ messages: [{}, { content: 'Ich bin gestresst bei der Arbeit' }] });
-    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
+    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mir'));
     const userMessages = messages().filter((item) => item.textContent.includes('Ich bin'));
     expect(userMessages.map((item) => item.textContent)).toEqual([expect.stringContaining('Ich bin gestresst bei der Arbeit')]);
   });
@@ -178,7 +178,7 @@ describe('live coach', () => {
     const recognition = FakeRecognition.latest();
     expect(recognition.stopped).toBe(true);
     act(() => recognition.end());
-    expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich');
+    expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mir');
     expect(hint()).toHaveTextContent('Aufnahme gestoppt');
     expect(chatRequests()).toHaveLength(0);
   });
@@ -191,7 +191,7 @@ describe('live coach', () => {
     await user.click(voiceButton());
     act(() => FakeRecognition.latest().fail(code));
     expect(screen.getByRole('alert')).toHaveTextContent(message);
-    expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich');
+    expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mir');
   });
 
   it('says when the browser cannot recognise speech, and the text input still works', async () => {
@@ -215,7 +215,7 @@ describe('live coach', () => {
     expect(input).toHaveValue('');
     const body = JSON.parse(chatRequests()[0]?.body ?? '') as { messages: { content: string }[] };
     expect(body.messages.at(-1)?.content).toBe('Was hilft bei Stress?');
-    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
+    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mir'));
   });
 
   it('barge-in: a click while the coach speaks stops the audio and starts listening', async () => {
@@ -239,7 +239,7 @@ describe('live coach', () => {
     const user = await openCoach();
     await say(user, 'Hallo');
     await waitFor(() => expect(messages().at(-1)).toHaveTextContent(coachTexts.errors.callFailed));
-    expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich');
+    expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mir');
   });
 
   it('shows the catalogue message when the coach has no answer text', async () => {
@@ -255,7 +255,7 @@ describe('live coach', () => {
     await say(user, 'Hallo');
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(coachTexts.errors.autoplayBlocked));
     await waitFor(() => expect(messages().at(-1)).toHaveTextContent('Atme tief ein. Das hilft.'));
-    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
+    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mir'));
   });
 
   it('says so when the audio cannot be played', async () => {
@@ -277,7 +277,7 @@ describe('live coach', () => {
     const user = await openCoach();
     expect(screen.queryByRole('button', { name: coachTexts.chat.endConversation })).toBeNull();
     await say(user, 'Hallo');
-    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mich'));
+    await waitFor(() => expect(voiceButton()).toHaveTextContent('Klick hier und sprich mit mir'));
     await user.click(screen.getByRole('button', { name: coachTexts.chat.endConversation }));
     const four = screen.getByRole('button', { name: '4 von 5' });
     await user.click(four);

@@ -1,18 +1,16 @@
 /**
  * The live coach's voice input beyond the browser's recogniser: hands-free conversation (listening
- * again by itself, barge-in by voice, the echo guard, the microphone released) and the
- * speech-to-text path for browsers without speech recognition. The microphone, the recorder and
- * Web Audio are the browser's parts replaced; the detector and everything of ours run for real.
+ * again by itself, barge-in by voice, a cough that does not interrupt, the microphone released) and the
+ * speech-to-text path for browsers without speech recognition. The microphone and Web Audio are
+ * the browser's parts replaced; the detector, the recording and everything of ours run for real.
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { persona } from '../../config/persona';
 import {
-  FakeMediaRecorder,
   FakeRecognition,
   installFetch,
-  installMediaRecorder,
   installMicrophone,
   installRecognition,
   installWebAudio,
@@ -51,7 +49,6 @@ beforeEach(() => {
   sttAnswer = () => jsonResponse(200, { text: 'Ich bin gestresst.' });
   window.localStorage.clear();
   installRecognition();
-  installMediaRecorder();
   microphone = installMicrophone();
   audio = installWebAudio();
   audio.autoPlay = true;
@@ -66,6 +63,9 @@ const chatRequests = () => requests.filter((request) => request.url.endsWith('/c
 const sttPosts = () => requests.filter((request) => request.url.endsWith('/stt') && request.method === 'POST');
 const messages = () => within(screen.getByTestId('coach-messages')).getAllByRole('listitem');
 const speak = (seconds = 0.8) => act(() => audio.micFrames(frames(concat(voice(seconds, 0.05), quiet(0.9)))));
+
+/** The microphone is open and its frames reach the session (the frames worklet is running). */
+const microphoneListening = () => waitFor(() => expect(audio.microphoneWorklets).toBeGreaterThan(0));
 
 /** Hands-free: the greeting, a question, and the coach in the middle of its answer. */
 async function coachSpeaking() {
@@ -144,8 +144,8 @@ describe('hands-free conversation', () => {
   it('a cough does not interrupt the coach', async () => {
     await coachSpeaking();
     const clears = audio.clears;
-    // The first tenth of a second of voice silences the coach while it is decided…
-    act(() => audio.micFrames(frames(voice(0.12, 0.08))));
+    // The first moment of voice silences the coach while it is decided…
+    act(() => audio.micFrames(frames(voice(0.15, 0.08))));
     expect(audio.held).toBe(true);
     // …a cough ends there, and the coach goes on from where it was.
     act(() => audio.micFrames(frames(concat(voice(0.03, 0.08), quiet(0.5)))));
@@ -186,15 +186,20 @@ describe('voice input without the browser’s recogniser (speech to text)', () =
     removeRecognition();
   });
 
-  it('records until the visitor stops speaking, transcribes, and asks the coach', async () => {
+  it('records from the voice onset until the visitor stops speaking, transcribes, and asks the coach', async () => {
     const user = await openCoach();
     await waitFor(() => expect(voiceButton()).toHaveTextContent(coachTexts.button.ready));
     await user.click(voiceButton());
     expect(voiceButton()).toHaveTextContent(coachTexts.button.listening);
-    await waitFor(() => expect(FakeMediaRecorder.instances).toHaveLength(1));
+    await waitFor(() => expect(microphone.opened).toBe(1));
+    await microphoneListening();
+    act(() => audio.micFrames(frames(quiet(1))));
+    expect(sttPosts()).toHaveLength(0);
     speak();
     await waitFor(() => expect(sttPosts()).toHaveLength(1));
-    expect(sttPosts()[0]?.headers.get('content-type')).toBe('audio/webm;codecs=opus');
+    expect(sttPosts()[0]?.headers.get('content-type')).toBe('audio/wav');
+    // The speech (0.8 s), a short pre-roll and the pause that ended it: not the second of silence before.
+    expect(Number(sttPosts()[0]?.headers.get('x-audio-duration'))).toBeLessThanOrEqual(0.8 + 0.6);
     await waitFor(() => expect(chatRequests()).toHaveLength(1));
     expect(messages().some((item) => item.textContent.includes('Ich bin gestresst.'))).toBe(true);
     await waitFor(() => expect(voiceButton()).toHaveTextContent(coachTexts.button.ready));
@@ -208,7 +213,7 @@ describe('voice input without the browser’s recogniser (speech to text)', () =
     const user = await openCoach();
     await waitFor(() => expect(voiceButton()).toHaveTextContent(coachTexts.button.ready));
     await user.click(voiceButton());
-    await waitFor(() => expect(FakeMediaRecorder.instances).toHaveLength(1));
+    await microphoneListening();
     act(() => audio.micFrames(frames(voice(0.6, 0.05))));
     await user.click(voiceButton());
     await waitFor(() => expect(screen.getByTestId('coach-hint')).toHaveTextContent(coachTexts.hints.processing));
@@ -220,7 +225,7 @@ describe('voice input without the browser’s recogniser (speech to text)', () =
     const user = await openCoach();
     await waitFor(() => expect(voiceButton()).toHaveTextContent(coachTexts.button.ready));
     await user.click(voiceButton());
-    await waitFor(() => expect(FakeMediaRecorder.instances).toHaveLength(1));
+    await microphoneListening();
     act(() => audio.micFrames(frames(quiet(0.5))));
     await user.click(voiceButton());
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(coachTexts.errors.noSpeech));
@@ -236,7 +241,7 @@ describe('voice input without the browser’s recogniser (speech to text)', () =
     const user = await openCoach();
     await waitFor(() => expect(voiceButton()).toHaveTextContent(coachTexts.button.ready));
     await user.click(voiceButton());
-    await waitFor(() => expect(FakeMediaRecorder.instances).toHaveLength(1));
+    await microphoneListening();
     speak();
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(message));
     expect(voiceButton()).toHaveTextContent(coachTexts.button.ready);
@@ -252,7 +257,7 @@ describe('voice input without the browser’s recogniser (speech to text)', () =
       FakeRecognition.latest().fail('network');
       FakeRecognition.latest().end();
     });
-    await waitFor(() => expect(FakeMediaRecorder.instances).toHaveLength(1));
+    await microphoneListening();
     expect(voiceButton()).toHaveTextContent(coachTexts.button.listening);
     speak();
     await waitFor(() => expect(chatRequests()).toHaveLength(1));

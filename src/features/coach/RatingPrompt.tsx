@@ -1,4 +1,4 @@
-import type { RatingState } from './chatState';
+import type { RatingState } from './session/chatState';
 import { coachTexts } from './texts';
 
 const values = [1, 2, 3, 4, 5] as const;

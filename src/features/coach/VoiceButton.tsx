@@ -1,4 +1,4 @@
-import { hintText, voiceButtonColour, voiceButtonLabel, type VoiceState, type VoiceStatus } from './voiceButtonMachine';
+import { hintText, voiceButtonColour, voiceButtonLabel, type VoiceState, type VoiceStatus } from './session/voiceButtonMachine';
 import { coachTexts } from './texts';
 
 function Icon({ status }: { status: VoiceStatus }) {

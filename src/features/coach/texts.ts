@@ -4,8 +4,9 @@ import { catalogue } from '../../../supabase/functions/_shared/catalogue';
 /**
  * Every German text of the live coach in one place. The coach speaks German only, so these texts
  * are not i18n keys: that includes the generic controls of the chat (send button, input label),
- * which only ever appear next to German answers. The catalogue messages are the specification's
- * words, unchanged (including the seed's "sprich mit mich").
+ * which only ever appear next to German answers. The catalogue messages, labels and hints are the
+ * specification's words, unchanged, except the ready label: the seed's 'sprich mit mich' is wrong
+ * German and reads 'sprich mit mir' here (PRODUCT.md, "Seed text corrected").
  */
 export const coachTexts = {
   heading: `Sprich jetzt mit ${persona.name} AI!`,
@@ -19,11 +20,13 @@ export const coachTexts = {
      * and spoken greeting), so the label says exactly that rather than inviting to speak.
      */
     idle: 'Klick hier und starte das Gespräch',
-    ready: 'Klick hier und sprich mit mich',
+    ready: 'Klick hier und sprich mit mir',
     listening: 'Ich höre zu... (Klick zum Beenden)',
     /** Processing is not named by the specification: a short "wait" that needs no action. */
     processing: 'Einen Moment bitte...',
     speaking: `${persona.name} spricht...`,
+    /** Hands-free after a long quiet spell (beyond the specification): how to go on. */
+    paused: 'Pause – sprich einfach weiter',
   },
 
   /** The status hints of the aria-live region. */
@@ -33,6 +36,8 @@ export const coachTexts = {
     stopped: 'Aufnahme gestoppt',
     processing: 'Verarbeite Anfrage...',
     answering: `${persona.name} antwortet...`,
+    /** Hands-free paused (beyond the specification). */
+    paused: 'Freihändig pausiert: Ich höre wieder zu, sobald du sprichst oder klickst.',
   },
 
   /** The specification's error catalogue, as far as the coach shows it. */

@@ -86,6 +86,8 @@ export interface FakeWebAudio {
   clears: number;
   /** Whether the player is held silent (the visitor may be starting to speak). */
   held: boolean;
+  /** Microphone frames worklets that are listened to right now. */
+  readonly microphoneWorklets: number;
   /** Tempo of each `format` command. */
   tempos: number[];
   /** The context will not start (the browser blocks audio). */
@@ -94,8 +96,11 @@ export interface FakeWebAudio {
   autoPlay: boolean;
   /** Plays the oldest unplayed piece (it must be complete). */
   playNext(): void;
-  /** Delivers 20 ms microphone frames to the voice activity detector's worklet. */
-  micFrames(frames: Float32Array[]): void;
+  /**
+   * Delivers 20 ms microphone frames through the frames worklet, each with what the page played at
+   * that moment (`reference[i]`; silence when missing).
+   */
+  micFrames(frames: Float32Array[], reference?: Float32Array[]): void;
   reset(): void;
 }
 
@@ -124,6 +129,9 @@ function createWebAudio(): { state: FakeWebAudio; context: unknown; node: unknow
     pieces: [],
     clears: 0,
     held: false,
+    get microphoneWorklets() {
+      return microphones.filter((microphone) => microphone.port.onmessage !== null).length;
+    },
     tempos: [],
     suspended: false,
     autoPlay: false,
@@ -134,10 +142,11 @@ function createWebAudio(): { state: FakeWebAudio; context: unknown; node: unknow
       if (piece.samples > 0) post({ type: 'started', piece: piece.id });
       post({ type: 'ended', piece: piece.id });
     },
-    micFrames(frames) {
-      for (const frame of frames) {
-        for (const microphone of microphones) microphone.port.onmessage?.(new MessageEvent('message', { data: frame }));
-      }
+    micFrames(frames, reference = []) {
+      frames.forEach((frame, index) => {
+        const data = { microphone: frame, reference: reference[index] ?? new Float32Array(frame.length) };
+        for (const microphone of microphones) microphone.port.onmessage?.(new MessageEvent('message', { data }));
+      });
     },
     reset() {
       state.pieces = [];
@@ -275,44 +284,6 @@ export function installMicrophone(): FakeMicrophone {
   };
   Object.defineProperty(navigator, 'mediaDevices', { value: { getUserMedia }, configurable: true });
   return state;
-}
-
-/** A MediaRecorder as a test drives it: records into one chunk of the given bytes when stopped. */
-export class FakeMediaRecorder {
-  static instances: FakeMediaRecorder[] = [];
-  /** What the fake "records" per stop. */
-  static bytes = new Uint8Array([26, 69, 223, 163, 1, 2, 3, 4]);
-  static isTypeSupported(type: string): boolean {
-    return type === 'audio/webm;codecs=opus';
-  }
-  state: 'inactive' | 'recording' = 'inactive';
-  readonly mimeType: string;
-  ondataavailable: ((event: { data: Blob }) => void) | null = null;
-  onstop: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  constructor(
-    readonly stream: MediaStream,
-    options?: { mimeType?: string },
-  ) {
-    this.mimeType = options?.mimeType ?? '';
-    FakeMediaRecorder.instances.push(this);
-  }
-  start() {
-    this.state = 'recording';
-  }
-  stop() {
-    if (this.state !== 'recording') return;
-    this.state = 'inactive';
-    setTimeout(() => {
-      this.ondataavailable?.({ data: new Blob([FakeMediaRecorder.bytes], { type: this.mimeType }) });
-      this.onstop?.();
-    }, 0);
-  }
-}
-
-export function installMediaRecorder(): void {
-  FakeMediaRecorder.instances = [];
-  vi.stubGlobal('MediaRecorder', FakeMediaRecorder);
 }
 
 export interface RecordedRequest {

@@ -13,17 +13,17 @@ function scale(samples: Float32Array, rms: number): Float32Array {
 }
 
 /**
- * A 140 Hz fundamental with falling harmonics up to 3 kHz and formant bumps, its loudness rising
- * and falling four times a second like syllables.
+ * A 140 Hz fundamental (or another) with falling harmonics up to 3 kHz and formant bumps, its
+ * loudness rising and falling four times a second (or at another rate) like syllables.
  */
-export function voice(seconds: number, rms: number): Float32Array {
+export function voice(seconds: number, rms: number, { fundamental = 140, syllablesPerSecond = 4 } = {}): Float32Array {
   const samples = new Float32Array(Math.round(seconds * SIGNAL_RATE));
   for (let index = 0; index < samples.length; index += 1) {
     const time = index / SIGNAL_RATE;
-    const syllable = 0.35 + 0.65 * Math.sin(Math.PI * ((time * 4) % 1)) ** 2;
+    const syllable = 0.35 + 0.65 * Math.sin(Math.PI * ((time * syllablesPerSecond) % 1)) ** 2;
     let value = 0;
-    for (let harmonic = 1; harmonic * 140 < 3_000; harmonic += 1) {
-      const frequency = harmonic * 140;
+    for (let harmonic = 1; harmonic * fundamental < 3_000; harmonic += 1) {
+      const frequency = harmonic * fundamental;
       const formant = frequency > 400 && frequency < 900 ? 2 : frequency > 1_100 && frequency < 1_800 ? 1.4 : 1;
       value += (formant / harmonic) * Math.sin(2 * Math.PI * frequency * time);
     }
@@ -53,6 +53,15 @@ export function concat(...parts: Float32Array[]): Float32Array {
 
 export function mix(a: Float32Array, b: Float32Array): Float32Array {
   return a.map((value, index) => value + (b[index] ?? 0));
+}
+
+/** What a microphone hears of `played`: `delayMs` later, `gainDb` louder (0 dB: as loud as played). */
+export function echoOf(played: Float32Array, delayMs: number, gainDb: number): Float32Array {
+  const delay = Math.round((delayMs / 1000) * SIGNAL_RATE);
+  const gain = 10 ** (gainDb / 20);
+  const heard = new Float32Array(played.length);
+  for (let index = delay; index < played.length; index += 1) heard[index] = (played[index - delay] ?? 0) * gain;
+  return heard;
 }
 
 /** The signal as 20 ms frames. */

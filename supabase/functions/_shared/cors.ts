@@ -9,7 +9,15 @@
 export const exposedHeaders = ['x-conversation-id', 'x-coach-mode', 'x-playback-rate', 'x-pitch', 'x-tts-cache', 'x-sample-rate'];
 
 /** The request headers the site's calls send (supabase-js, the coach, speech to text). */
-export const allowedRequestHeaders = ['authorization', 'x-client-info', 'apikey', 'content-type', 'x-conversation-id', 'x-audio-duration'];
+export const allowedRequestHeaders = [
+  'authorization',
+  'x-client-info',
+  'apikey',
+  'content-type',
+  'x-conversation-id',
+  'x-audio-duration',
+  'x-previous-text',
+];
 
 function grantedHeaders(requested: string | null | undefined): string {
   const asked = (requested ?? '')

@@ -25,13 +25,14 @@ export async function ttsCacheKey(parts: {
   return `${hex}.${parts.format}`;
 }
 
-/** The stored audio, or null on a miss. A failing cache only costs a fresh synthesis. */
-export async function readCachedAudio(supabase: ServiceClient, key: string): Promise<ArrayBuffer | null> {
+/**
+ * The stored audio as a stream, handed over from its first bytes (the caller need not wait for
+ * the whole file), or null on a miss. A failing cache only costs a fresh synthesis.
+ */
+export async function openCachedAudio(supabase: ServiceClient, key: string): Promise<ReadableStream<Uint8Array> | null> {
   try {
-    const { data, error } = await supabase.storage.from(TTS_CACHE_BUCKET).download(key);
-    if (error) return null;
-    const audio = await data.arrayBuffer();
-    return audio.byteLength > 0 ? audio : null;
+    const { data, error } = await supabase.storage.from(TTS_CACHE_BUCKET).download(key).asStream();
+    return error ? null : (data as ReadableStream<Uint8Array>);
   } catch {
     return null;
   }

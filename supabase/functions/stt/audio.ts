@@ -1,6 +1,7 @@
 /**
- * What the stt function accepts: one utterance recorded by the browser's MediaRecorder (or any
- * common audio file), sent as the raw request body with its Content-Type. Nothing is stored.
+ * What the stt function accepts: one utterance or a segment of one (the live coach sends 16 kHz WAV
+ * segments; any common audio file works), sent as the raw request body with its Content-Type.
+ * Nothing is stored.
  */
 
 import { readBodyUpTo } from '../_shared/requestBody.ts';

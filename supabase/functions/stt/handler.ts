@@ -1,9 +1,9 @@
 /**
- * `POST /stt` (body: one recorded utterance, raw, with its Content-Type; optional
- * `x-audio-duration` in seconds) → `{ text }`: speech to text for browsers without their own speech
- * recognition (Firefox) or whose recognition service fails. German (`language=de`). At most 60 s and
- * 10 MB an utterance; the audio is passed to the provider and never stored. `text` is '' when
- * nothing was understood.
+ * `POST /stt` (body: one recorded utterance or segment of one, raw, with its Content-Type; optional
+ * `x-audio-duration` in seconds and `x-previous-text`, URI-encoded, the words said just before it)
+ * → `{ text }`: speech to text for browsers without their own speech recognition (Firefox) or whose
+ * recognition service fails. German (`language=de`). At most 60 s and 10 MB an utterance; the audio
+ * is passed to the provider and never stored. `text` is '' when nothing was understood.
  *
  * `GET /stt` → `{ available }`: whether a provider is configured, so the page knows once whether it
  * can offer voice input without the browser's recogniser.
@@ -14,6 +14,7 @@ import { errorResponse, json } from '../_shared/http.ts';
 import { declaredTooLarge } from '../_shared/requestBody.ts';
 import { MAX_AUDIO_BYTES, MAX_COUNTED_SECONDS, readUtterance } from './audio.ts';
 import { sttMessages } from './messages.ts';
+import { previousTextOf } from './previousText.ts';
 import { sttProvider, transcribe } from './providers.ts';
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
@@ -46,7 +47,7 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
       if (check.problem === 'size') return errorResponse(413, sttMessages.tooLarge, 'too_large');
       return errorResponse(400, sttMessages.empty, 'empty_audio');
     }
-    const result = await transcribe(provider, check.utterance, request.signal);
+    const result = await transcribe(provider, check.utterance, { signal: request.signal, previousText: previousTextOf(request) });
     await gate.settle(result.ok || result.billed ? check.utterance.seconds : 0);
     if (!result.ok) return errorResponse(502, sttMessages.failed, 'provider_error');
     return json(200, { text: result.text });

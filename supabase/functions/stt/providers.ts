@@ -52,7 +52,15 @@ function upload(utterance: Utterance): Blob {
   return new Blob([utterance.audio.slice().buffer], { type: utterance.type });
 }
 
-export async function transcribe(provider: SttProvider, utterance: Utterance, signal?: AbortSignal): Promise<Transcription> {
+/**
+ * `previousText` is what the visitor said just before this audio (the page sends its speech in
+ * segments cut at pauses): OpenAI continues from it through `prompt`; ElevenLabs has no such field.
+ */
+export async function transcribe(
+  provider: SttProvider,
+  utterance: Utterance,
+  { signal, previousText = '' }: { signal?: AbortSignal; previousText?: string } = {},
+): Promise<Transcription> {
   const form = new FormData();
   form.append('file', upload(utterance), utterance.fileName);
   let url: string;
@@ -61,6 +69,7 @@ export async function transcribe(provider: SttProvider, utterance: Utterance, si
     form.append('model', provider.model);
     form.append('language', 'de');
     form.append('response_format', 'json');
+    if (previousText) form.append('prompt', previousText);
     url = `${provider.baseUrl}/audio/transcriptions`;
     headers = { Authorization: `Bearer ${provider.apiKey}` };
   } else {

@@ -35,7 +35,41 @@ export async function streamUnlessEmpty(body: ReadableStream<Uint8Array>): Promi
   });
 }
 
-/** The whole body, for the cache, which stores complete files only. */
-export function readAll(body: ReadableStream<Uint8Array>): Promise<ArrayBuffer> {
-  return new Response(body).arrayBuffer();
+/**
+ * Passes a stream through as it arrives and, once it has ended, hands the whole of it to `store`
+ * (the greeting's cache) before the passed-through stream ends: the listener hears the first bytes
+ * at once, and the response is complete only when the audio is stored, so an edge runtime that
+ * stops an instance after its response does not lose the copy. A listener that goes away cancels
+ * the source; nothing is stored then.
+ */
+export function storeWhileStreaming(
+  body: ReadableStream<Uint8Array>,
+  store: (audio: ArrayBuffer) => Promise<unknown>,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (!done) {
+        parts.push(value);
+        size += value.length;
+        controller.enqueue(value);
+        return;
+      }
+      const audio = new Uint8Array(size);
+      let offset = 0;
+      for (const part of parts) {
+        audio.set(part, offset);
+        offset += part.length;
+      }
+      // A failed store only means the next request synthesises again.
+      await store(audio.buffer).catch(() => undefined);
+      controller.close();
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
 }

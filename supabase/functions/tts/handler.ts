@@ -2,10 +2,10 @@
  * `POST /tts` `{ text, cache?, voiceSettings?, format?, previousText? }` → audio synthesised by
  * ElevenLabs with the key held here: `audio/mpeg` (format 'mp3', the default) or raw 16-bit mono
  * PCM (`audio/pcm`, format 'pcm', sample rate in `x-sample-rate`). The audio streams through as it
- * arrives, so playback starts with the first bytes; only a cached synthesis (the greeting,
- * `cache: true`) is read completely, to be stored. Response headers tell the browser what
- * ElevenLabs cannot do: `x-playback-rate` (the rest of the speed) and `x-pitch`; `x-tts-cache`
- * says hit or miss when the cache was asked for.
+ * arrives, so playback starts with the first bytes; a cached synthesis (the greeting, `cache: true`)
+ * streams too, from the cache or from the provider while it is being stored. Response headers tell
+ * the browser what ElevenLabs cannot do: `x-playback-rate` (the rest of the speed) and `x-pitch`;
+ * `x-tts-cache` says hit or miss when the cache was asked for.
  *
  * `GET /tts` → `{ available }`: whether a voice provider is configured, so the page learns once that
  * it must use the browser's own voice instead of asking (and failing) for every sentence.
@@ -15,10 +15,10 @@ import type { Spending } from '../_shared/guard.ts';
 import { errorResponse, json } from '../_shared/http.ts';
 import { declaredTooLarge, MAX_JSON_BODY_BYTES, readJsonUpTo } from '../_shared/requestBody.ts';
 import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
-import { readCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
+import { openCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
 import { cacheableText, pruneTtsCache } from '../_shared/ttsCachePolicy.ts';
 import { admitSynthesis, untilStreamed } from './admission.ts';
-import { readAll } from './audioStream.ts';
+import { storeWhileStreaming, streamUnlessEmpty } from './audioStream.ts';
 import { elevenLabsConfig, PCM_SAMPLE_RATE, type ElevenLabsConfig, type SpeechRequest } from './elevenLabs.ts';
 import { ttsMessages } from './messages.ts';
 import { splitVoiceSettings, type SplitVoiceSettings } from './providerSettings.ts';
@@ -47,9 +47,14 @@ function audioResponse(
   return new Response(audio, { status: 200, headers });
 }
 
-/** The cached take of this text and voice, or a fresh one that is stored for the next visitor. */
+/**
+ * The cached take of this text and voice, or a fresh one that is stored for the next visitor. Both
+ * stream from their first bytes (the greeting starts as soon as they arrive) and hold the client's
+ * slot until they have streamed.
+ */
 async function cachedSpeech(
-  spending: Spending,
+  gate: Spending & { release: () => Promise<void> },
+  handOver: () => void,
   supabase: ServiceClient,
   provider: ElevenLabsConfig,
   speech: SpeechRequest,
@@ -62,17 +67,24 @@ async function cachedSpeech(
     text: speech.text,
     format: speech.format,
   });
-  const cached = await readCachedAudio(supabase, key);
-  if (cached) return audioResponse(cached, speech.format, voice, 'hit');
+  const stored = await openCachedAudio(supabase, key);
+  const cached = stored ? await streamUnlessEmpty(stored).catch(() => null) : null;
+  if (cached) {
+    await gate.settle(0);
+    handOver();
+    return audioResponse(untilStreamed(cached, gate.release), speech.format, voice, 'hit');
+  }
 
   const synthesis = await synthesize(provider, speech);
-  await spending.settle(synthesis.ok || synthesis.billed ? speech.text.length : 0);
+  await gate.settle(synthesis.ok || synthesis.billed ? speech.text.length : 0);
   if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
-  const audio = await readAll(synthesis.audio);
-  // Stored before answering: an edge runtime may stop the instance once the response is sent.
-  // A failed store only means the next request synthesises again.
-  if (await storeCachedAudio(supabase, key, audio, CONTENT_TYPES[speech.format])) await pruneTtsCache(supabase, key);
-  return audioResponse(audio, speech.format, voice, 'miss');
+  // Stored once the provider's stream has ended, before the response ends (audioStream.ts); a
+  // failed store only means the next request synthesises again.
+  const audio = storeWhileStreaming(synthesis.audio, async (complete) => {
+    if (await storeCachedAudio(supabase, key, complete, CONTENT_TYPES[speech.format])) await pruneTtsCache(supabase, key);
+  });
+  handOver();
+  return audioResponse(untilStreamed(audio, gate.release), speech.format, voice, 'miss');
 }
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
@@ -147,7 +159,7 @@ async function synthesis(
   // admin's unsaved sample would fill the bucket with one-off takes. Nor is a piece of a longer
   // answer: its take depends on what was said before it.
   if (tts.cache && cacheableText(tts.text) && choice.kind === 'active' && !speech.previousText) {
-    return cachedSpeech(gate, supabase, provider, speech, voice);
+    return cachedSpeech(gate, handOver, supabase, provider, speech, voice);
   }
 
   const synthesis = await synthesize(provider, speech);

@@ -15,6 +15,7 @@ import {
 } from '../../../services/voiceConfig';
 import { Notice, type NoticeTone } from '../Notice';
 import { PanelSection } from '../Panel';
+import { speechProblemMessage } from '../../../services/speechErrors';
 import { speak } from '../../../services/speechPlayback';
 
 type SliderKey = 'stability' | 'similarityBoost' | 'style' | 'speed' | 'pitch';
@@ -88,7 +89,7 @@ export function VoiceSettingsPanel({ session }: { session: Session }) {
     } catch (error) {
       if (!controller.signal.aborted) {
         console.error('[admin] preview failed:', error);
-        setNotice({ tone: 'error', text: error instanceof Error && error.message ? error.message : t('voice.previewFailed') });
+        setNotice({ tone: 'error', text: speechProblemMessage(error) ?? t('voice.previewFailed') });
       }
     } finally {
       if (previewAbort.current === controller) setPreviewing(false);

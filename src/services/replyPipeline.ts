@@ -1,13 +1,16 @@
-import { createSpeechChunker } from '../../lib/speechChunks';
-import { startCoachReply, type CoachMessage, type CoachMode } from '../../services/coach';
-import { createSpeechQueue } from './speechQueue';
-
 /**
  * One answer of the coach, from the request to the last spoken word: the text streams into the
  * panel, the first clause and then each finished sentence go to text-to-speech at once and are
- * played in order from their first bytes, so the first audio starts after a few words rather than
- * after the whole reply.
+ * played in order from their first bytes (a speech queue, speechQueue.ts), so the first audio
+ * starts after a few words rather than after the whole reply.
+ *
+ * The coach call and the queue are passed in: the live coach hands over the real ones (loaded with
+ * its first click), its tests hand over fakes.
  */
+import { createSpeechChunker } from '../lib/speechChunks';
+import type { CoachMessage, CoachMode, CoachReply } from './coach';
+import type { SpeechQueue, SpeechQueueOptions } from './speechQueue';
+
 export interface ReplyCallbacks {
   onMeta: (meta: { conversationId: string | null; mode: CoachMode }) => void;
   /** The reply so far (the whole text, not the delta). */
@@ -16,8 +19,8 @@ export interface ReplyCallbacks {
   onFirstChunk: () => void;
   /** The first audio started. */
   onSpeaking: () => void;
-  /** Audio problem (catalogue message); the text goes on. */
-  onPlaybackProblem: (message: string) => void;
+  /** Audio problem (a TtsError or PlaybackError); the text goes on. */
+  onPlaybackProblem: (error: unknown) => void;
 }
 
 export type ReplyOutcome =
@@ -27,28 +30,33 @@ export type ReplyOutcome =
   /** The stream broke after some text arrived (that text stays). */
   | { kind: 'broken' };
 
+/** services/coach.ts `startCoachReply`. */
+export type StartCoachReply = (
+  history: readonly CoachMessage[],
+  options: { conversationId: string | null; signal: AbortSignal },
+) => Promise<CoachReply>;
+
+export interface ReplyOptions extends ReplyCallbacks {
+  conversationId: string | null;
+  signal: AbortSignal;
+  /** Nothing is played before this resolves (a reply started before the visitor finished). */
+  gate?: Promise<void>;
+  startReply: StartCoachReply;
+  createQueue: (options: SpeechQueueOptions) => SpeechQueue;
+}
+
 /**
  * Runs the reply. Throws CoachCallError when the call fails before any text arrived, and the
  * signal's abort error when it was cancelled (barge-in, end of conversation, leaving the page).
  */
 export async function runReply(
   history: readonly CoachMessage[],
-  {
-    conversationId,
-    signal,
-    gate,
-    ...callbacks
-  }: ReplyCallbacks & {
-    conversationId: string | null;
-    signal: AbortSignal;
-    /** Nothing is played before this resolves (a reply started before the visitor finished). */
-    gate?: Promise<void>;
-  },
+  { conversationId, signal, gate, startReply, createQueue, ...callbacks }: ReplyOptions,
 ): Promise<ReplyOutcome> {
-  const reply = await startCoachReply(history, { conversationId, signal });
+  const reply = await startReply(history, { conversationId, signal });
   callbacks.onMeta({ conversationId: reply.conversationId, mode: reply.mode });
 
-  const queue = createSpeechQueue({
+  const queue = createQueue({
     signal,
     onStart: callbacks.onSpeaking,
     onProblem: callbacks.onPlaybackProblem,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { persona } from '../../config/persona';
-import { coachTexts } from './texts';
+import { persona } from '../../../config/persona';
+import { coachTexts } from '../texts';
 import {
   clickAction,
   hintText,
@@ -31,30 +31,58 @@ function expectIgnoredOutside(event: VoiceEvent, handled: VoiceStatus[]) {
   }
 }
 
-describe('voice button: labels, colours and hints', () => {
-  it('shows the specified label per state', () => {
-    expect(voiceButtonLabel('ready')).toBe('Klick hier und sprich mit mich');
-    expect(voiceButtonLabel('listening')).toBe('Ich höre zu... (Klick zum Beenden)');
-    expect(voiceButtonLabel('speaking')).toBe(`${persona.name} spricht...`);
-    expect(voiceButtonLabel('idle')).toBe(coachTexts.button.idle);
-    expect(voiceButtonLabel('processing')).toBe(coachTexts.button.processing);
+/** The colour a visitor sees, by name (the class also carries a hover shade). */
+const colourOf = (status: VoiceStatus) => /bg-(\w+)-700/.exec(voiceButtonColour[status])?.[1];
+
+/** Applies the events one by one and returns what the button shows after each. */
+function shown(events: VoiceEvent[]) {
+  let current = initialVoiceState;
+  return events.map((event) => {
+    current = voiceButtonReducer(current, event);
+    return { label: voiceButtonLabel(current.status), colour: colourOf(current.status), hint: hintText(current.hint) };
+  });
+}
+
+describe('voice button: what the visitor sees', () => {
+  it('before the first click: purple, no hint, a label that starts the conversation', () => {
+    expect({ label: voiceButtonLabel('idle'), colour: colourOf('idle'), hint: hintText(initialVoiceState.hint) }).toEqual({
+      label: 'Klick hier und starte das Gespräch',
+      colour: 'purple',
+      hint: '',
+    });
   });
 
-  it('uses purple, blue, red, amber and green', () => {
-    expect(voiceButtonColour.idle).toContain('purple');
-    expect(voiceButtonColour.ready).toContain('blue');
-    expect(voiceButtonColour.listening).toContain('red');
-    expect(voiceButtonColour.processing).toContain('amber');
-    expect(voiceButtonColour.speaking).toContain('green');
+  it('a spoken exchange shows the specification’s labels, colours and hints step by step', () => {
+    expect(
+      shown([
+        { type: 'OPEN' },
+        { type: 'DONE' },
+        { type: 'LISTEN' },
+        { type: 'TRANSCRIPT', text: 'Was hilft gegen Stress?' },
+        { type: 'SPEAKING' },
+        { type: 'DONE' },
+      ]),
+    ).toEqual([
+      { label: `${persona.name} spricht...`, colour: 'green', hint: `${persona.name} antwortet...` },
+      { label: 'Klick hier und sprich mit mir', colour: 'blue', hint: 'Bereit zum Aufnehmen' },
+      { label: 'Ich höre zu... (Klick zum Beenden)', colour: 'red', hint: 'Aufnahme läuft...' },
+      { label: 'Einen Moment bitte...', colour: 'amber', hint: 'Verarbeite Anfrage...' },
+      { label: `${persona.name} spricht...`, colour: 'green', hint: `${persona.name} antwortet...` },
+      { label: 'Klick hier und sprich mit mir', colour: 'blue', hint: 'Bereit zum Aufnehmen' },
+    ]);
   });
 
-  it('has the specified status hints', () => {
-    expect(hintText(null)).toBe('');
-    expect(hintText('ready')).toBe('Bereit zum Aufnehmen');
-    expect(hintText('listening')).toBe('Aufnahme läuft...');
-    expect(hintText('stopped')).toBe('Aufnahme gestoppt');
-    expect(hintText('processing')).toBe('Verarbeite Anfrage...');
-    expect(hintText('answering')).toBe(`${persona.name} antwortet...`);
+  it('a recording stopped without words says "Aufnahme gestoppt"', () => {
+    expect(shown([{ type: 'OPEN' }, { type: 'DONE' }, { type: 'LISTEN' }, { type: 'LISTEN_END' }]).at(-1)).toEqual({
+      label: 'Klick hier und sprich mit mir',
+      colour: 'blue',
+      hint: 'Aufnahme gestoppt',
+    });
+  });
+
+  it('no two states look alike', () => {
+    expect(new Set(allStatuses.map(voiceButtonLabel)).size).toBe(allStatuses.length);
+    expect(new Set(allStatuses.map(colourOf)).size).toBe(allStatuses.length);
   });
 
   it('maps a click to what it means in each state', () => {

@@ -1,12 +1,15 @@
-import { coachTexts } from './texts';
+import { coachTexts } from '../texts';
 
 /**
  * The voice button as a state machine (a reducer): idle → ready → listening → processing →
- * speaking → ready. The reducer is pure; the hook that owns it runs the effects (recognition,
+ * speaking → ready. The reducer is pure; the session that owns it runs the effects (recognition,
  * the coach call, playback) and feeds their outcome back as events. An event that does not fit
  * the current state is ignored, so a late callback of a cancelled step cannot move the button.
+ *
+ * 'paused' belongs to hands-free mode (beyond the specification): after a long quiet spell the
+ * coach stops listening but stays hands-free, visibly; the visitor's voice or a click resumes.
  */
-export type VoiceStatus = 'idle' | 'ready' | 'listening' | 'processing' | 'speaking';
+export type VoiceStatus = 'idle' | 'ready' | 'listening' | 'processing' | 'speaking' | 'paused';
 
 export type HintId = keyof typeof coachTexts.hints;
 
@@ -28,8 +31,10 @@ export interface VoiceState {
 export type VoiceEvent =
   /** First click: the chat panel opens and the greeting is spoken. */
   | { type: 'OPEN' }
-  /** Recording starts; from speaking this is the barge-in (the hook stops the audio). */
+  /** Recording starts; from speaking this is the barge-in (the session stops the audio); from paused it resumes. */
   | { type: 'LISTEN' }
+  /** Hands-free: a long quiet spell while listening; the microphone stays open for the visitor's voice. */
+  | { type: 'PAUSE' }
   | { type: 'INTERIM'; text: string }
   /** The recording is over and is being turned into words (speech-to-text path). */
   | { type: 'TRANSCRIBING' }
@@ -60,9 +65,11 @@ export function voiceButtonReducer(state: VoiceState, event: VoiceEvent): VoiceS
     case 'OPEN':
       return state.status === 'idle' ? { status: 'speaking', hint: 'answering', notice: null, caption: '' } : state;
     case 'LISTEN':
-      return state.status === 'ready' || state.status === 'speaking'
+      return state.status === 'ready' || state.status === 'speaking' || state.status === 'paused'
         ? { status: 'listening', hint: 'listening', notice: null, caption: '' }
         : state;
+    case 'PAUSE':
+      return state.status === 'listening' ? { status: 'paused', hint: 'paused', notice: null, caption: '' } : state;
     case 'INTERIM':
       return state.status === 'listening' ? { ...state, caption: event.text } : state;
     case 'TRANSCRIBING':
@@ -83,7 +90,7 @@ export function voiceButtonReducer(state: VoiceState, event: VoiceEvent): VoiceS
     case 'UNSUPPORTED':
       return state.status === 'ready' ? { ...state, notice: coachTexts.errors.unsupported } : state;
     case 'SEND_TEXT':
-      return state.status === 'ready' || state.status === 'listening' || state.status === 'speaking'
+      return state.status === 'ready' || state.status === 'listening' || state.status === 'speaking' || state.status === 'paused'
         ? { status: 'processing', hint: 'processing', notice: null, caption: '' }
         : state;
     case 'SPEAKING':
@@ -105,7 +112,7 @@ export function voiceButtonReducer(state: VoiceState, event: VoiceEvent): VoiceS
   }
 }
 
-/** What a click on the button does in each state (the hook performs it). */
+/** What a click on the button does in each state (the session performs it). */
 export type ClickAction = 'open' | 'listen' | 'stop' | 'bargeIn' | 'none';
 
 export function clickAction(status: VoiceStatus): ClickAction {
@@ -113,6 +120,7 @@ export function clickAction(status: VoiceStatus): ClickAction {
     case 'idle':
       return 'open';
     case 'ready':
+    case 'paused':
       return 'listen';
     case 'listening':
       return 'stop';
@@ -137,6 +145,8 @@ export const voiceButtonColour: Record<VoiceStatus, string> = {
   listening: 'bg-red-700 hover:bg-red-800',
   processing: 'bg-amber-700',
   speaking: 'bg-green-700 hover:bg-green-800',
+  /** Not specified (hands-free is beyond the seed): grey, resting. */
+  paused: 'bg-slate-700 hover:bg-slate-800',
 };
 
 export function hintText(hint: HintId | null): string {

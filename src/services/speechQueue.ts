@@ -1,18 +1,20 @@
-import { audioOutput, currentOutput, type OutputPiece } from '../../services/audioOutput';
-import { PlaybackError, speakWithBrowser } from '../../services/audioPlayback';
-import { pump } from '../../services/speechPlayback';
-import { openSpeech, type SpeechSource } from '../../services/tts';
-import { coachTexts } from './texts';
-
 /**
- * Speaks the pieces of an answer in order while synthesising them in parallel: each piece's
- * synthesis starts the moment it is queued, its audio plays from the first bytes on, right after
- * the piece before it (no gap: one player plays them back to back). Each request carries the text
- * spoken before it, so the provider continues the intonation. The first problem (synthesis
- * refused, autoplay blocked, broken audio) is reported once and the rest of the answer stays
- * silent: the visitor reads it instead. An aborted signal stops the sound and cancels every
- * pending synthesis at once (barge-in) and reports nothing.
+ * Speaks pieces of text in order while synthesising them in parallel: each piece's synthesis (the
+ * `tts` function, tts.ts) starts the moment it is queued, its PCM plays from the first bytes on
+ * through the page's audio output, right after the piece before it (no gap: one player plays them
+ * back to back). Each request carries the text spoken before it, so the provider continues the
+ * intonation. Without a voice provider the browser's own German voice speaks each piece.
+ *
+ * The first problem (synthesis refused, autoplay blocked, broken audio) is reported once and the
+ * rest stays silent. An aborted signal stops the sound and cancels every pending synthesis at once
+ * (barge-in) and reports nothing. The live coach speaks its greeting and its answers through it,
+ * the admin's "Probehören" its sample (speechPlayback.ts).
  */
+import { audioOutput, currentOutput, type OutputPiece } from './audioOutput';
+import { speakWithBrowser } from './audioPlayback';
+import { PlaybackError, TtsError } from './speechErrors';
+import { emptyAudioMessage, openSpeech, type SpeechOptions, type SpeechSource } from './tts';
+
 export interface SpeechQueue {
   /** Queues a piece of text; `cache` asks the function to cache it (the greeting). */
   enqueue(text: string, options?: { cache?: boolean }): void;
@@ -24,22 +26,45 @@ export interface SpeechQueueOptions {
   signal: AbortSignal;
   /** The first sound of this queue started. */
   onStart: () => void;
-  /** A catalogue message explaining why the rest stays silent. */
-  onProblem: (message: string) => void;
+  /** Why the rest stays silent: a TtsError or a PlaybackError (speechErrors.ts). */
+  onProblem: (error: unknown) => void;
   /**
    * Playback waits for this (synthesis does not): a reply started while the visitor may still be
    * speaking is prepared but only heard once the visitor's words are confirmed.
    */
   gate?: Promise<void>;
-}
-
-export function playbackProblem(error: unknown): string {
-  return error instanceof PlaybackError && error.reason === 'blocked'
-    ? coachTexts.errors.autoplayBlocked
-    : coachTexts.errors.playback;
+  /** Unsaved settings and the admin's token, for every piece (the admin's sample). */
+  voice?: Pick<SpeechOptions, 'voiceSettings' | 'accessToken'>;
 }
 
 const ignore = () => undefined;
+
+/**
+ * Feeds a PCM stream into a piece as it arrives and ends the piece with the stream. Throws
+ * TtsError for a stream without a single byte, PlaybackError when the connection breaks mid-way
+ * (what arrived is still played); an abort cancels the download and ends quietly.
+ */
+export async function pump(body: ReadableStream<Uint8Array>, piece: OutputPiece, signal?: AbortSignal): Promise<void> {
+  const reader = body.getReader();
+  const cancel = () => void reader.cancel().catch(ignore);
+  signal?.addEventListener('abort', cancel, { once: true });
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+      piece.push(value);
+    }
+  } catch (error) {
+    if (signal?.aborted) return;
+    throw new PlaybackError('failed', error instanceof Error ? error.message : String(error));
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+    piece.end();
+  }
+  if (bytes === 0 && !signal?.aborted) throw new TtsError(emptyAudioMessage, 'empty_audio', 200);
+}
 
 function stopOutput(): void {
   currentOutput()
@@ -57,7 +82,7 @@ function opened(gate: Promise<void> | undefined, signal: AbortSignal): Promise<v
   return Promise.race([gate, aborted]);
 }
 
-export function createSpeechQueue({ signal, onStart, onProblem, gate }: SpeechQueueOptions): SpeechQueue {
+export function createSpeechQueue({ signal, onStart, onProblem, gate, voice = {} }: SpeechQueueOptions): SpeechQueue {
   const open = opened(gate, signal);
   let chain: Promise<void> = open;
   /** Pieces get their place in the player in the order they were queued. */
@@ -78,7 +103,7 @@ export function createSpeechQueue({ signal, onStart, onProblem, gate }: SpeechQu
       if (stopped()) return;
       const previousText = spoken;
       spoken = `${spoken} ${text}`.trim();
-      const source = openSpeech(text, { signal, previousText, cache });
+      const source = openSpeech(text, { ...voice, signal, previousText, cache });
       // Handled in turn below (a refusal is reported once, in order); until then the rejection must
       // not count as unhandled, which it would while an earlier piece still holds its place.
       source.catch(ignore);
@@ -109,7 +134,7 @@ export function createSpeechQueue({ signal, onStart, onProblem, gate }: SpeechQu
           if (signal.aborted) return;
           silent = true;
           stopOutput();
-          onProblem(playbackProblem(error));
+          onProblem(error);
         }
       });
     },

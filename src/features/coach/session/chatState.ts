@@ -1,4 +1,4 @@
-import type { CoachMessage, CoachMode } from '../../services/coach';
+import type { CoachMessage, CoachMode } from '../../../services/coach';
 
 /**
  * The chat panel's state: the messages shown, the conversation they belong to, and the rating.

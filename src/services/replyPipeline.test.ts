@@ -7,10 +7,12 @@ import {
   type FakeWebAudio,
   type FetchHandler,
   type RecordedRequest,
-} from '../../services/testing/browserFakes';
+} from './testing/browserFakes';
+import { startCoachReply } from './coach';
 import { runReply, type ReplyCallbacks } from './replyPipeline';
+import { coachPlaybackMessage } from './speechErrors';
 import { createSpeechQueue } from './speechQueue';
-import { coachTexts } from './texts';
+import { catalogue } from '../../supabase/functions/_shared/catalogue';
 
 let answer: FetchHandler = () => jsonResponse(500, {});
 let requests: RecordedRequest[] = [];
@@ -58,8 +60,12 @@ function controlledStream() {
   };
 }
 
+/** The real coach call and speech queue, over the fake fetch and Web Audio. */
+const services = { startReply: startCoachReply, createQueue: createSpeechQueue };
+
 function callbacks() {
   return {
+    ...services,
     onMeta: vi.fn<ReplyCallbacks['onMeta']>(),
     onText: vi.fn<ReplyCallbacks['onText']>(),
     onFirstChunk: vi.fn<ReplyCallbacks['onFirstChunk']>(),
@@ -154,53 +160,9 @@ describe('runReply', () => {
     await expect(
       runReply([{ role: 'user', content: 'Hallo' }], { conversationId: null, signal: new AbortController().signal, ...on }),
     ).resolves.toEqual({ kind: 'answered' });
-    expect(on.onPlaybackProblem).toHaveBeenCalledExactlyOnceWith(coachTexts.errors.playback);
+    expect(on.onPlaybackProblem).toHaveBeenCalledOnce();
+    expect(coachPlaybackMessage(on.onPlaybackProblem.mock.calls[0]?.[0])).toBe(catalogue.playbackFailed);
     expect(on.onText).toHaveBeenLastCalledWith('Eins. Zwei. Drei.');
     expect(audio.pieces.filter((piece) => piece.samples > 0)).toEqual([]);
-  });
-});
-
-describe('speech queue', () => {
-  it('says so when the browser blocks autoplay', async () => {
-    audio.suspended = true;
-    answer = () => pcmResponse();
-    const onProblem = vi.fn();
-    const queue = createSpeechQueue({ signal: new AbortController().signal, onStart: vi.fn(), onProblem });
-    queue.enqueue('Hallo.');
-    queue.enqueue('Noch was.');
-    await queue.finished();
-    expect(onProblem).toHaveBeenCalledExactlyOnceWith(coachTexts.errors.autoplayBlocked);
-  });
-
-  it('stops the sound and cancels every pending synthesis at once on abort, without a problem', async () => {
-    let cancelled = 0;
-    answer = (request) => {
-      const { text } = JSON.parse(request.body) as { text: string };
-      if (text === 'Eins.') return pcmResponse();
-      // The later pieces' audio is still arriving when the visitor interrupts.
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(new Uint8Array(64));
-        },
-        cancel() {
-          cancelled += 1;
-        },
-      });
-      return new Response(body, { headers: { 'content-type': 'audio/pcm' } });
-    };
-    const controller = new AbortController();
-    const onProblem = vi.fn();
-    const queue = createSpeechQueue({ signal: controller.signal, onStart: vi.fn(), onProblem });
-    queue.enqueue('Eins.');
-    queue.enqueue('Zwei.');
-    queue.enqueue('Drei.');
-    await vi.waitFor(() => expect(audio.pieces).toHaveLength(3));
-    audio.playNext();
-    const clears = audio.clears;
-    controller.abort();
-    await queue.finished();
-    expect(audio.clears).toBe(clears + 1);
-    expect(cancelled).toBe(2);
-    expect(onProblem).not.toHaveBeenCalled();
   });
 });

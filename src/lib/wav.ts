@@ -1,0 +1,96 @@
+/**
+ * Recorded speech as a WAV file for the `stt` function: mono 16-bit PCM at 16 kHz, the rate
+ * speech recognition works at. WAV (rather than the browser's compressed recording) because the
+ * session cuts the audio itself, at the visitor's voice onset (with a short pre-roll) and at
+ * pauses, and because a WAV's length is exact: the function bills the seconds it declares.
+ */
+
+export const WAV_SAMPLE_RATE = 16_000;
+
+/** Half the length of the anti-aliasing filter (31 taps). */
+const HALF_TAPS = 15;
+
+/** A 31-tap Hann-windowed sinc low-pass, normalised to unit gain; `cutoff` as a fraction of the sample rate. */
+function lowPassTaps(cutoff: number): Float64Array {
+  const taps = new Float64Array(2 * HALF_TAPS + 1);
+  let sum = 0;
+  for (let k = -HALF_TAPS; k <= HALF_TAPS; k += 1) {
+    const sinc = k === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * k) / (Math.PI * k);
+    const tap = sinc * (0.5 + 0.5 * Math.cos((Math.PI * k) / (HALF_TAPS + 1)));
+    taps[k + HALF_TAPS] = tap;
+    sum += tap;
+  }
+  for (let index = 0; index < taps.length; index += 1) taps[index] = (taps[index] ?? 0) / sum;
+  return taps;
+}
+
+/**
+ * Resamples to 16 kHz: a windowed-sinc low-pass below the new Nyquist frequency, then linear
+ * interpolation. Speech keeps its band (up to ~7 kHz); aliasing from higher frequencies is removed.
+ * The filter is evaluated only at the input samples an output sample is made of (every third one
+ * from 48 kHz), so a recording is ready to send within milliseconds of the visitor's last word.
+ */
+export function resampleTo16k(samples: Float32Array, sampleRate: number): Float32Array {
+  if (sampleRate === WAV_SAMPLE_RATE) return samples;
+  const taps = sampleRate > WAV_SAMPLE_RATE ? lowPassTaps((0.45 * WAV_SAMPLE_RATE) / sampleRate) : null;
+  const last = samples.length - 1;
+  const filteredAt = (center: number): number => {
+    if (center > last) return filteredAt(last);
+    if (!taps) return samples[center] ?? 0;
+    let acc = 0;
+    if (center >= HALF_TAPS && center + HALF_TAPS <= last) {
+      for (let k = 0; k < taps.length; k += 1) acc += (samples[center - HALF_TAPS + k] ?? 0) * (taps[k] ?? 0);
+    } else {
+      // The edges: samples beyond either end count as silence.
+      for (let k = 0; k < taps.length; k += 1) {
+        const index = center - HALF_TAPS + k;
+        if (index >= 0 && index <= last) acc += (samples[index] ?? 0) * (taps[k] ?? 0);
+      }
+    }
+    return acc;
+  };
+  const length = Math.floor((samples.length * WAV_SAMPLE_RATE) / sampleRate);
+  const out = new Float32Array(length);
+  const step = sampleRate / WAV_SAMPLE_RATE;
+  for (let index = 0; index < length; index += 1) {
+    const position = index * step;
+    const base = Math.floor(position);
+    const fraction = position - base;
+    const a = filteredAt(base);
+    out[index] = fraction === 0 ? a : a + (filteredAt(base + 1) - a) * fraction;
+  }
+  return out;
+}
+
+/** The samples (−1…1, any rate) as a 16 kHz mono 16-bit WAV file. */
+export function encodeWav(samples: Float32Array, sampleRate: number): Uint8Array<ArrayBuffer> {
+  const pcm = resampleTo16k(samples, sampleRate);
+  const bytes = new Uint8Array(44 + pcm.length * 2);
+  const view = new DataView(bytes.buffer);
+  const text = (offset: number, value: string) => {
+    for (let index = 0; index < value.length; index += 1) view.setUint8(offset + index, value.charCodeAt(index));
+  };
+  text(0, 'RIFF');
+  view.setUint32(4, 36 + pcm.length * 2, true);
+  text(8, 'WAVE');
+  text(12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, WAV_SAMPLE_RATE, true);
+  view.setUint32(28, WAV_SAMPLE_RATE * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  text(36, 'data');
+  view.setUint32(40, pcm.length * 2, true);
+  for (let index = 0; index < pcm.length; index += 1) {
+    const value = Math.max(-1, Math.min(1, pcm[index] ?? 0));
+    view.setInt16(44 + index * 2, Math.round(value * 32_767), true);
+  }
+  return bytes;
+}
+
+/** The length in seconds of a WAV made by `encodeWav`. */
+export function wavSeconds(wav: Uint8Array): number {
+  return Math.max(0, wav.length - 44) / 2 / WAV_SAMPLE_RATE;
+}

@@ -1,0 +1,110 @@
+/**
+ * The live coach's voice in a room, in real Chromium, hands-free: the microphone is the browser's
+ * fake device (silence) with the room mixed in by tests/fixtures/audio/fakeRoom.ts: the visitor's
+ * German speech (espeak-ng) when a test says so, and the coach's own output coming back 40 ms late
+ * at a chosen level. Everything of the page is real: the recording, the echo decision, the stt
+ * function (with the fake provider's 300 ms), the coach. Each test is one conversation that shows
+ * several things, because each conversation waits for the coach to speak at speaking pace.
+ */
+import type { Page } from '@playwright/test';
+import { silentWav, utteranceWav } from '../fixtures/audio/fakeMicrophone';
+import { installRoom, sayInRoom, voicedSpan, type RoomOptions } from '../fixtures/audio/fakeRoom';
+import {
+  audioEvents,
+  coachTexts,
+  expectState,
+  handsFreeOn,
+  hint,
+  messages,
+  microphoneStreams,
+  openCoach,
+  speech,
+  untilAudio,
+  watchAudio,
+  watchMicrophone,
+  watchUploads,
+  withMicrophone,
+} from './coach';
+import { expect, test } from './fixtures';
+
+test.use(withMicrophone(silentWav()));
+// Real time: the greeting and an answer are said at speaking pace, a quiet spell lasts eight seconds.
+test.setTimeout(60_000);
+
+/** Spoken without a pause long enough to be cut in two; the fake provider "hears" the sentence below. */
+const question = utteranceWav('question', 'Ich bin gestresst was kann ich tun');
+const heard = 'Ich bin gestresst, was kann ich tun?';
+const spoken = voicedSpan(question);
+const spokenSeconds = spoken.to - spoken.from;
+/** Long enough for the voice detector to be sure (250 ms), short enough to be over soon. */
+const interruption = utteranceWav('interruption', 'Moment bitte');
+/** The greeting or an answer takes some seconds to say; a quiet spell eight. */
+const long = { timeout: 20_000 };
+
+/** Opens the coach hands-free in the room; the first click starts the greeting. */
+async function enterRoom(page: Page, room: RoomOptions, { recogniser }: { recogniser: boolean }) {
+  await handsFreeOn(page);
+  await watchAudio(page);
+  await watchMicrophone(page);
+  await installRoom(page, room);
+  await openCoach(page, { supported: recogniser });
+}
+
+test('recording path, the coach’s echo at 0 dB: greeting and answer play through, silence pauses visibly, the voice resumes, only speech is uploaded', async ({
+  page,
+}) => {
+  const uploads = watchUploads(page);
+  await enterRoom(page, { echoDb: 0, voices: [question] }, { recogniser: false });
+
+  // The greeting, heard back as loud as it was played, neither holds nor interrupts the coach, and
+  // it listens by itself afterwards.
+  await expectState(page, 'listening', long);
+  expect(await audioEvents(page)).toContain('ended');
+
+  // Eight seconds without a word: listening pauses, visibly, and the microphone stays open.
+  await expectState(page, 'paused', { ...long, hint: coachTexts.hints.paused });
+  expect(await microphoneStreams(page)).toEqual(['live']);
+
+  // The visitor's voice resumes listening; the question is recorded from its onset to its end.
+  await sayInRoom(page, question);
+  await expectState(page, 'listening');
+  await expect(messages(page).filter({ hasText: heard })).toHaveCount(1, long);
+  expect(uploads).toHaveLength(1);
+  expect(uploads[0]?.type).toBe('audio/wav');
+  expect(uploads[0]?.seconds).toBeGreaterThanOrEqual(spokenSeconds);
+  expect(uploads[0]?.seconds).toBeLessThanOrEqual(spokenSeconds + 0.6);
+
+  // The answer plays through its own echo too, and the coach listens again by itself.
+  await expectState(page, 'speaking', long);
+  await expectState(page, 'listening', long);
+  const events = await audioEvents(page);
+  expect(events.filter((event) => event === 'playing').length).toBeGreaterThanOrEqual(2);
+  expect(events).not.toContain('hold');
+  expect(events).not.toContain('stop');
+  // Its own voice never counted as the visitor's: nothing else was uploaded.
+  expect(uploads).toHaveLength(1);
+});
+
+test('recogniser path, the coach’s echo at −9 dB: the visitor’s voice interrupts the greeting over its echo; a recogniser that stops by itself pauses listening', async ({
+  page,
+}) => {
+  await enterRoom(page, { echoDb: -9, voices: [interruption] }, { recogniser: true });
+  await expectState(page, 'speaking');
+  // The visitor speaks as soon as the greeting is heard, over its echo.
+  await untilAudio(page, 'playing');
+  await sayInRoom(page, interruption);
+  await expectState(page, 'listening');
+  // Silent at the first moment of voice, then stopped in the middle of the greeting: dropped, not
+  // played to its end.
+  const events = await audioEvents(page);
+  expect(events.indexOf('hold')).toBeGreaterThan(events.indexOf('playing'));
+  expect(events.indexOf('stop')).toBeGreaterThan(events.indexOf('hold'));
+  expect(events.slice(events.indexOf('stop'))).not.toContain('playing');
+  expect(await speech(page).instances()).toHaveLength(1);
+
+  // The browser's recogniser gives up without a word: hands-free pauses instead of ending.
+  await speech(page).fail('no-speech');
+  await expectState(page, 'paused');
+  await expect(hint(page)).toHaveText(coachTexts.hints.paused);
+  expect(await microphoneStreams(page)).toEqual(['live']);
+});
