@@ -77,10 +77,16 @@ interface Choice {
   score: number;
 }
 
-/** How much of each term's weight a text holds: 1 per term whose words it has, else 0. */
+/**
+ * How much of each term's weight a text holds: 1 per term whose words it has, the evidence's
+ * related share for one it has only through a thesaurus synonym, else 0.
+ */
 function heldTerms(evidence: Evidence, text: string): number[] {
   const words = foldedWords(text);
-  return evidence.terms.map((term) => (term.words.some((word) => holdsLexeme(words, word)) ? 1 : 0));
+  return evidence.terms.map((term) => {
+    if (term.words.some((word) => holdsLexeme(words, word))) return 1;
+    return term.related.some((word) => holdsLexeme(words, word)) ? evidence.relatedShare : 0;
+  });
 }
 
 /**
@@ -128,7 +134,7 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/gu, '\
 function answersNow(evidence: Evidence, text: string): boolean {
   if (evidence.asked === 0) return true;
   const words = foldedWords(text);
-  return evidence.terms.some((term) => !term.previous && term.words.some((word) => holdsLexeme(words, word)));
+  return evidence.terms.some((term) => !term.previous && [...term.words, ...term.related].some((word) => holdsLexeme(words, word)));
 }
 
 /** The weight a part holds: each term once, its own text fully, its context (heading …) at HEADING_SHARE. */
