@@ -478,7 +478,7 @@ $$;
 -- with all the question's terms when there are enough of them, else every passage with a term;
 -- at most 100 of them, in storage order.
 create or replace function private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real)
-returns table (chunk_id bigint, language text, score real, standalone real, relevance real, density real, matched text[])
+returns table (chunk_id bigint, language text, score real, standalone real, density real, matched text[])
 language plpgsql
 stable
 set search_path = ''
@@ -490,10 +490,6 @@ declare
   common_passages constant integer := 200;
   rank_limit constant integer := 100;
   related_share constant real := private.thesaurus_share();
-  -- BM25's term-frequency saturation and length normalisation.
-  k1 constant real := 1.2;
-  b constant real := 0.25;
-  average_length real;
   total real;
   question_total real;
   any_term tsquery;
@@ -510,9 +506,6 @@ begin
   if total <= 0 then
     return;
   end if;
-  select greatest(coalesce(s.lexemes::real / nullif(s.passages, 0), 1), 1) into average_length
-    from private.knowledge_stats s;
-  average_length := coalesce(average_length, 1);
 
   -- The common terms' share of the weight, by the score and by the standalone score: the larger.
   select string_agg(t.either::text, ' | ')::tsquery,
@@ -556,13 +549,11 @@ begin
        limit rank_limit
     ),
     credited as (
-      select c.id, c.fts, t.lexeme, t.position, t.from_previous, t.weight,
+      select c.id, t.lexeme, t.position, t.from_previous, t.weight,
              case when c.fts @@ t.query then 1.0
                   when t.related is not null and c.fts @@ t.related then related_share
                   when c.title_fts @@ t.query then 0.5
-                  else 0 end as credit,
-             case when c.fts @@ t.query then t.query
-                  when t.related is not null and c.fts @@ t.related then t.related end as found_by
+                  else 0 end as credit
         from candidate c
         cross join unnest(terms) as t
        where t.weight > 0
@@ -574,45 +565,15 @@ begin
              array_agg(x.lexeme order by x.from_previous, x.position) filter (where x.credit > 0.5 and x.weight > 0) as matched
         from credited x
        group by x.id
-    ),
-    scored as (
-      select m.id,
-             ((m.question_found + 0.5 * m.previous_found) / total)::real as score,
-             (case when question_total > 0 then m.question_found / question_total else 0 end)::real as standalone,
-             m.matched
-        from summed m
-    ),
-    saturated as (
-      -- BM25, for the passages the floor lets through: how often the passage says the term (tf,
-      -- over every lexeme that counts as it), saturating, against how long the passage is (its
-      -- number of lexemes against the average); 1 for a term said once in a passage of average
-      -- length.
-      select x.id,
-             sum(x.weight * case when x.from_previous then 0.5 else 1 end * x.credit * (1 + k1) * f.tf
-                 / (f.tf + k1 * (1 - b + b * greatest(length(x.fts), 1) / average_length))) as relevance
-        from credited x
-        join scored s on s.id = x.id and greatest(s.score, s.standalone) >= floor_score
-        cross join lateral (
-          select case when x.found_by is null then 1::real
-                      else greatest(coalesce((
-                             select sum(cardinality(w.positions))
-                               from unnest(x.fts) as w
-                              where array_to_tsvector(array[w.lexeme]) @@ x.found_by), 0), 1)::real
-                 end as tf
-        ) f
-       where x.credit > 0
-       group by x.id
     )
     select c.id,
            c.language,
-           s.score,
-           s.standalone,
-           coalesce(r.relevance / total, 0)::real,
+           ((m.question_found + 0.5 * m.previous_found) / total)::real,
+           (case when question_total > 0 then m.question_found / question_total else 0 end)::real,
            ts_rank_cd(c.fts, candidates, 1 | 32),
-           coalesce(s.matched, '{}')
+           coalesce(m.matched, '{}')
       from candidate c
-      join scored s on s.id = c.id
-      left join saturated r on r.id = c.id;
+      join summed m on m.id = c.id;
 end
 $$;
 
@@ -746,7 +707,7 @@ begin
 
   return query
     with lexical as (
-      select l.*, row_number() over (order by l.relevance desc, l.score desc, l.density desc, l.chunk_id) as lexical_rank
+      select l.*, row_number() over (order by l.score desc, l.density desc, l.chunk_id) as lexical_rank
         from private.lexical_candidates(terms, wanted, floor_score) as l
        where greatest(l.score, l.standalone) >= floor_score
     ),
