@@ -698,7 +698,6 @@ declare
   nearest constant integer := 20;
   semantic_floor constant real := 0.45;
   rrf_k constant integer := 60;
-  per_document constant integer := 3;
   terms private.search_term[];
 begin
   terms := array(select t from private.search_terms(query, previous) as t);
@@ -748,15 +747,9 @@ begin
        order by u.fingerprint, u.fusion desc, u.created_at desc, u.document_id, u.ordinal
     ),
     chosen as (
-      -- At most per_document passages of one document before the other documents' passages:
-      -- a long manual shares many words with any question and would crowd out the others.
       select u.*
-        from (
-          select u0.*, row_number() over (partition by u0.document_id
-                                          order by u0.fusion desc, u0.score desc, u0.density desc, u0.ordinal) as in_document
-            from unique_passages u0
-        ) u
-       order by u.in_document > per_document, u.fusion desc, u.score desc, u.density desc, u.document_id, u.ordinal
+        from unique_passages u
+       order by u.fusion desc, u.score desc, u.density desc, u.document_id, u.ordinal
        limit wanted
     )
     select c.document_id, c.title, c.ordinal, c.heading, c.content, c.score, c.matched, c.language,
