@@ -8,7 +8,7 @@
  *     steht: Eigene Hochzeit: 2 Arbeitstage."; a row's cells with their column names);
  *   - or up to four consecutive sentences of prose, starting at the one that counts most.
  * What the heading above a passage holds counts half for each of its units; a passage the search
- * scored lower needs to hold more. A part that carries the kind of answer the question asks for
+ * scored lower needs to hold more (its share of the best score, squared). A part that carries the kind of answer the question asks for
  * (a price for "Was kostet …?", a duration for "Wie lange …?", a time for "Wann …?": answerType.ts)
  * counts twice: of two parts that hold the question's words, it is the one that answers. Headings and title blocks are never quoted (the database keeps
  * them apart from the text), and neither is the opening of a section that holds nothing asked.
@@ -59,6 +59,12 @@ export const WEAK_SHARE = 0.25;
 const HEADING_SHARE = 0.5;
 /** In a window of sentences, each later sentence counts this much less than the one before. */
 const WINDOW_DECAY = 0.8;
+/**
+ * A part of a passage the search scored lower counts (score / best score) to this power: the
+ * search saw the whole passage and its title, the part holds only some of it (bench:rag,
+ * development half: 2 quotes the passage that answers more often than 1, 4 no more than 2).
+ */
+const STANDING_POWER = 2;
 /** Two words of the question in a row found in a row in the text count this much of the later word's weight. */
 const PHRASE_SHARE = 0.5;
 /**
@@ -163,7 +169,7 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
   for (const passage of passages) {
     const { evidence } = passage;
     if (evidence.total <= 0 || evidence.terms.length === 0) continue;
-    const standing = top > 0 ? passage.score / top : 1;
+    const standing = top > 0 ? (passage.score / top) ** STANDING_POWER : 1;
     const headingHeld = heldTerms(evidence, passage.heading);
     const pairs = phrases(question, evidence);
     const units = passageUnits(passage.content);

@@ -50,6 +50,14 @@ describe('offlineAnswer', () => {
     expect(answer).toBe('Unter „Tabelle 1: Einzelsitzungen“ steht: Paket: 10 Einzelsitzungen à 60 Minuten – Preis: 850 €.');
   });
 
+  it('quotes a passage the search scored lower only when it holds clearly more (its standing squared)', () => {
+    // The best passage's sentence holds 0.6 of the question; the next one's 0.8 at 0.8 of the best
+    // score: 0.8 × 0.8 = 0.64 would win, 0.8 × 0.8² = 0.51 does not.
+    const best = passage('Schlafzimmer', 'Halte das Schlafzimmer kühl.', [term('kuhl', 3)], 5, 1);
+    const next = passage('Licht', 'Dunkle das Zimmer ab und halte es kühl.', [term('kuhl', 3), term('zimm', 1)], 5, 0.8);
+    expect(offlineAnswer('Kühl und Zimmer?', [best, next], [])).toBe('Halte das Schlafzimmer kühl.');
+  });
+
   it('counts a word found only as its thesaurus synonym at the evidence\'s related share', () => {
     const travel = 'Erstattet werden:\n• Bahnfahrten in der 2. Klasse\n• Fahrten mit dem eigenen Auto: 0,30 Euro pro Kilometer';
     // "PKW" is in no passage; the thesaurus finds "Auto" for it (0.6 of its weight 2 beats "Bahn"'s 1).
