@@ -14,8 +14,7 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
 
 const zones = [
   { target: './src/lib', from: ['./src/app', './src/pages', './src/features', './src/components', './src/i18n'], message: 'lib/ is pure: no React, no I/O, no app code.' },
-  // Tests of lib may use the browser fakes in services/testing; production code may not (below).
-  { target: './src/lib', from: './src/services', except: ['./testing'], message: 'lib/ is pure: no React, no I/O, no app code.' },
+  { target: './src/lib', from: './src/services', message: 'lib/ is pure: no React, no I/O, no app code.' },
   { target: './src/services', from: ['./src/app', './src/pages', './src/features', './src/components'], message: 'services/ talk to the outside world and know nothing of the UI.' },
   { target: './src/config', from: ['./src/app', './src/pages', './src/features', './src/components', './src/services'], message: 'config/ holds values only.' },
   { target: './src/components', from: ['./src/app', './src/pages', './src/features'], message: 'components/ are shared and presentational.' },
@@ -27,7 +26,8 @@ const zones = [
     message: 'The coach session is plain TypeScript: no React, no components.',
   },
   { target: './src/pages', from: ['./src/app'], message: 'pages/ do not reach up into the app.' },
-  { target: './src', from: './tests', message: 'src/ never imports test code.' },
+  // Tests beside their modules in src take their helpers and browser fakes from tests/support/browser.
+  { target: './src', from: './tests', except: ['./support/browser'], message: 'Tests in src/ import only tests/support/browser.' },
   { target: './src', from: './supabase/local', message: 'The app never imports the local stack.' },
   { target: './src', from: './supabase/functions', except: ['./_shared'], message: 'The app shares only supabase/functions/_shared with the functions.' },
   { target: './src', from: './scripts', message: 'src/ never imports scripts.' },
@@ -43,11 +43,10 @@ const zones = [
   })),
 ];
 
-// Production code in src never imports the helpers written for its tests (render, browser fakes).
+// Production code in src never imports test code, not even the helpers written for its tests.
 const productionZones = [
   ...zones,
-  { target: './src', from: './src/testing', message: 'Only tests import src/testing.' },
-  { target: './src', from: './src/services/testing', message: 'Only tests import src/services/testing.' },
+  { target: './src', from: './tests', message: 'src/ never imports test code.' },
 ];
 
 // Resolves TypeScript sources (.ts/.tsx, `.js` written for `.ts`, tsconfig settings). Without a
@@ -87,7 +86,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/**/*.test.{ts,tsx}', 'src/**/testing/**'],
+    ignores: ['src/**/*.test.{ts,tsx}'],
     rules: { 'import-x/no-restricted-paths': ['error', { zones: productionZones }] },
   },
   {

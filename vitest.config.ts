@@ -24,10 +24,10 @@ export default defineConfig({
           globals: true,
           include: ['src/**/*.test.{ts,tsx}'],
           exclude: isolatedUnitTests,
-          setupFiles: ['tests/setup/unit.ts'],
+          setupFiles: ['tests/support/browser/setup.ts'],
           testTimeout: 15_000,
           // One jsdom for all of these files instead of one per file: they keep no module state
-          // between files (tests/setup/unit.ts empties the DOM and storage after each test).
+          // between files (tests/support/browser/setup.ts empties the DOM and storage after each test).
           isolate: false,
         },
       },
@@ -38,7 +38,7 @@ export default defineConfig({
           environment: 'jsdom',
           globals: true,
           include: isolatedUnitTests,
-          setupFiles: ['tests/setup/unit.ts'],
+          setupFiles: ['tests/support/browser/setup.ts'],
           testTimeout: 15_000,
         },
       },
@@ -48,7 +48,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['tests/{db,local,scripts,pdf,audio,functions}/**/*.test.ts'],
-          setupFiles: ['tests/setup/node.ts'],
+          setupFiles: ['tests/support/node/setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { concat, frames, mix, noise, quiet, SIGNAL_RATE as RATE, voice } from '../services/testing/signals';
+import { concat, frames, mix, noise, quiet, SIGNAL_RATE as RATE, voice } from '../../tests/support/browser/signals';
 import { createVoiceActivityDetector, type VoiceActivityEvent } from './voiceActivity';
 
 /** Runs a signal through a detector; returns each event with the time (ms) it happened. */

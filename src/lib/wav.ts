@@ -62,27 +62,36 @@ export function resampleTo16k(samples: Float32Array, sampleRate: number): Float3
   return out;
 }
 
-/** The samples (−1…1, any rate) as a 16 kHz mono 16-bit WAV file. */
-export function encodeWav(samples: Float32Array, sampleRate: number): Uint8Array<ArrayBuffer> {
-  const pcm = resampleTo16k(samples, sampleRate);
-  const bytes = new Uint8Array(44 + pcm.length * 2);
+/**
+ * A mono 16-bit PCM WAV file of `samples` samples at `sampleRate`: its 44-byte header written, the
+ * samples left silent for the caller to fill in.
+ */
+export function emptyWav(samples: number, sampleRate: number): { bytes: Uint8Array<ArrayBuffer>; view: DataView } {
+  const bytes = new Uint8Array(44 + samples * 2);
   const view = new DataView(bytes.buffer);
   const text = (offset: number, value: string) => {
     for (let index = 0; index < value.length; index += 1) view.setUint8(offset + index, value.charCodeAt(index));
   };
   text(0, 'RIFF');
-  view.setUint32(4, 36 + pcm.length * 2, true);
+  view.setUint32(4, 36 + samples * 2, true);
   text(8, 'WAVE');
   text(12, 'fmt ');
   view.setUint32(16, 16, true);
   view.setUint16(20, 1, true);
   view.setUint16(22, 1, true);
-  view.setUint32(24, WAV_SAMPLE_RATE, true);
-  view.setUint32(28, WAV_SAMPLE_RATE * 2, true);
+  view.setUint32(24, sampleRate, true);
+  view.setUint32(28, sampleRate * 2, true);
   view.setUint16(32, 2, true);
   view.setUint16(34, 16, true);
   text(36, 'data');
-  view.setUint32(40, pcm.length * 2, true);
+  view.setUint32(40, samples * 2, true);
+  return { bytes, view };
+}
+
+/** The samples (−1…1, any rate) as a 16 kHz mono 16-bit WAV file. */
+export function encodeWav(samples: Float32Array, sampleRate: number): Uint8Array<ArrayBuffer> {
+  const pcm = resampleTo16k(samples, sampleRate);
+  const { bytes, view } = emptyWav(pcm.length, WAV_SAMPLE_RATE);
   for (let index = 0; index < pcm.length; index += 1) {
     const value = Math.max(-1, Math.min(1, pcm[index] ?? 0));
     view.setInt16(44 + index * 2, Math.round(value * 32_767), true);

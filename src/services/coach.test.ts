@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
 import { env } from '../config/env';
 import { CoachCallError, sendRating, startCoachReply } from './coach';
-import { installFetch, jsonResponse, sseResponse, type FetchHandler, type RecordedRequest } from './testing/browserFakes';
+import { installFetch, jsonResponse, sseResponse, type FetchHandler, type RecordedRequest } from '../../tests/support/browser/browserFakes';
 
 // The SDK client lives for the page's lifetime, so the fake fetch stays installed for the whole
 // file and each test swaps only what it answers.

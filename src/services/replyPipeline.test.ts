@@ -7,7 +7,7 @@ import {
   type FakeWebAudio,
   type FetchHandler,
   type RecordedRequest,
-} from './testing/browserFakes';
+} from '../../tests/support/browser/browserFakes';
 import { startCoachReply } from './coach';
 import { runReply, type ReplyCallbacks } from './replyPipeline';
 import { coachPlaybackMessage } from './speechErrors';

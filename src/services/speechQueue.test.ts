@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { catalogue } from '../../supabase/functions/_shared/catalogue';
 import { coachPlaybackMessage } from './speechErrors';
 import { createSpeechQueue } from './speechQueue';
-import { installFetch, installWebAudio, jsonResponse, pcmResponse, type FakeWebAudio, type FetchHandler } from './testing/browserFakes';
+import { installFetch, installWebAudio, jsonResponse, pcmResponse, type FakeWebAudio, type FetchHandler } from '../../tests/support/browser/browserFakes';
 
 let answer: FetchHandler = () => jsonResponse(500, {});
 let audio: FakeWebAudio;

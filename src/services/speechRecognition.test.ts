@@ -5,7 +5,7 @@ import {
   startRecognition,
   type RecognitionHandlers,
 } from './speechRecognition';
-import { FakeRecognition, installRecognition, removeRecognition } from './testing/browserFakes';
+import { FakeRecognition, installRecognition, removeRecognition } from '../../tests/support/browser/browserFakes';
 
 function handlers() {
   return {

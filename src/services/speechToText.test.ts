@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { env } from '../config/env';
 import { serverTranscriptionAvailable, transcribeSpeech } from './speechToText';
-import { installFetch, jsonResponse } from './testing/browserFakes';
+import { installFetch, jsonResponse } from '../../tests/support/browser/browserFakes';
 
 const sttUrl = `${env.VITE_SUPABASE_URL}/functions/v1/stt`;
 /** 1.5 s at the page's 24 kHz. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { env } from '../config/env';
 import { speak } from './speechPlayback';
-import { installFetch, installWebAudio, jsonResponse, pcmResponse } from './testing/browserFakes';
+import { installFetch, installWebAudio, jsonResponse, pcmResponse } from '../../tests/support/browser/browserFakes';
 import { openSpeech, TtsError } from './tts';
 
 afterEach(() => {

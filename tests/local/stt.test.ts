@@ -9,6 +9,7 @@ import { adtsAac, fragmentedMp4Opus, mp3, mp4Aac, oggOpus, webmOpus } from '../f
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { clientAt, startHarness, type Harness } from './harness';
+import { emptyWav } from '../../src/lib/wav';
 
 const OPENAI_KEY = 'sk-fake-openai-stt-key-0123456789';
 const ELEVENLABS_KEY = 'sk_fake-elevenlabs-stt-key-0123456789';
@@ -21,25 +22,7 @@ const env: Record<string, string> = {};
 
 /** A real (silent) 16-bit mono WAV of the given length. */
 function wav(seconds: number, sampleRate = 16_000): Uint8Array<ArrayBuffer> {
-  const samples = Math.round(seconds * sampleRate);
-  const view = new DataView(new ArrayBuffer(44 + samples * 2));
-  const ascii = (offset: number, text: string) => {
-    for (let index = 0; index < text.length; index += 1) view.setUint8(offset + index, text.charCodeAt(index));
-  };
-  ascii(0, 'RIFF');
-  view.setUint32(4, 36 + samples * 2, true);
-  ascii(8, 'WAVE');
-  ascii(12, 'fmt ');
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
-  view.setUint32(24, sampleRate, true);
-  view.setUint32(28, sampleRate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  ascii(36, 'data');
-  view.setUint32(40, samples * 2, true);
-  return new Uint8Array(view.buffer);
+  return emptyWav(Math.round(seconds * sampleRate), sampleRate).bytes;
 }
 
 function stt(body: BodyInit | null, headers: Record<string, string> = {}, from: typeof fetch = fetch): Promise<Response> {

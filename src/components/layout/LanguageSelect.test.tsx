@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { LANGUAGE_STORAGE_KEY, useT } from '../../i18n/language';
-import { LocationProbe, renderWithProviders } from '../../testing/render';
+import { LocationProbe, renderWithProviders } from '../../../tests/support/browser/render';
 import { LanguageSelect } from './LanguageSelect';
 
 function AboutLabel() {

@@ -14,8 +14,8 @@ import {
   type FakeWebAudio,
   type FetchHandler,
   type RecordedRequest,
-} from '../../services/testing/browserFakes';
-import { renderWithProviders } from '../../testing/render';
+} from '../../../tests/support/browser/browserFakes';
+import { renderWithProviders } from '../../../tests/support/browser/render';
 import { LiveCoach } from './LiveCoach';
 import { coachTexts } from './texts';
 

@@ -22,9 +22,9 @@ import {
   type FakeWebAudio,
   type FetchHandler,
   type RecordedRequest,
-} from '../../services/testing/browserFakes';
-import { concat, frames, quiet, voice } from '../../services/testing/signals';
-import { renderWithProviders } from '../../testing/render';
+} from '../../../tests/support/browser/browserFakes';
+import { concat, frames, quiet, voice } from '../../../tests/support/browser/signals';
+import { renderWithProviders } from '../../../tests/support/browser/render';
 import { LiveCoach } from './LiveCoach';
 import { coachTexts } from './texts';
 

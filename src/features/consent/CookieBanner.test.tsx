@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderWithProviders } from '../../testing/render';
+import { renderWithProviders } from '../../../tests/support/browser/render';
 import { CONSENT_STORAGE_KEY, CookieBanner } from './CookieBanner';
 
 const banner = () => screen.queryByRole('region', { name: 'Cookie-Hinweis' });

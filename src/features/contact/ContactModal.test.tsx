@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
-import { renderWithProviders } from '../../testing/render';
+import { renderWithProviders } from '../../../tests/support/browser/render';
 import ContactModal from './ContactModal';
 
 function setup(path = '/', product: string | null = 'AI Hotlines') {

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderWithProviders } from '../../testing/render';
+import { renderWithProviders } from '../../../tests/support/browser/render';
 import { ReachProvider } from './ReachContext';
 import { ReachSelector } from './ReachSelector';
 import { formatMultiplier } from './reachOptions';

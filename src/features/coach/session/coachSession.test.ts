@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { persona } from '../../../config/persona';
 import { PlaybackError } from '../../../services/speechErrors';
 import { SpeechRecognitionError } from '../../../services/speechRecognition';
-import { concat, echoOf, frames, mix, quiet, voice } from '../../../services/testing/signals';
-import { fakeCoachWorld, type FakeCoachWorld } from '../../../testing/fakeCoachPorts';
+import { concat, echoOf, frames, mix, quiet, voice } from '../../../../tests/support/browser/signals';
+import { fakeCoachWorld, type FakeCoachWorld } from '../../../../tests/support/browser/fakeCoachPorts';
 import { coachTexts } from '../texts';
 import { createCoachSession, type CoachSession } from './coachSession';
 

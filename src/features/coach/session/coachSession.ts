@@ -15,18 +15,19 @@
  */
 import { persona } from '../../../config/persona';
 import { sameUtterance } from '../../../lib/utterance';
-import { createVoiceActivityDetector, type VoiceActivityDetector, type VoiceActivityEvent } from '../../../lib/voiceActivity';
+import type { VoiceActivityEvent } from '../../../lib/voiceActivity';
 import { CoachCallError, type CoachMessage } from '../../../services/coach';
 import { runReply } from '../../../services/replyPipeline';
 import { coachPlaybackMessage } from '../../../services/speechErrors';
 import { SpeechRecognitionError, type RecognitionProblem, type RecognitionSession } from '../../../services/speechRecognition';
 import { coachTexts } from '../texts';
 import { chatReducer, initialChatState, nextRequest, type ChatEvent, type ChatState } from './chatState';
-import { createEchoDecision, type EchoDecision } from './echo';
-import type { CoachPorts, MicrophoneFeed } from './ports';
+import { SessionEar, type HeardFrame, type Hearing } from './hearing';
+import type { CoachPorts } from './ports';
+import { QuietCount } from './quietCount';
 import { RecordedTurn } from './recordedTurn';
-import { createUtteranceCapture, type UtteranceCapture } from './utterance';
 import { clickAction, initialVoiceState, voiceButtonReducer, type VoiceEvent, type VoiceState } from './voiceButtonMachine';
+import { VoiceHold } from './voiceHold';
 
 export interface CoachSnapshot {
   voice: VoiceState;
@@ -73,18 +74,6 @@ const SPECULATION_RECHECK_MS = 50;
  */
 const QUIET_MS = 8_000;
 /**
- * Voice needed before the coach is held (the detector's doubt): long enough for a click or a
- * short noise to pass, short enough that a hold never lasts beyond MAX_HOLD_MS before the
- * detector is sure (it is at 250 ms of voice).
- */
-const MAYBE_MS = 140;
-/**
- * A hold the detector did not confirm within this much of the microphone's audio is a false start:
- * the coach goes on. Counted in frames, not on the clock, so a page too busy to deliver them on time
- * never lets the coach talk over a visitor whose voice is still being decided.
- */
-const MAX_HOLD_MS = 130;
-/**
  * The browser's recognition service is unreachable, switched off, or cannot capture (Chromium
  * without Google's speech service): record and transcribe instead.
  */
@@ -95,21 +84,6 @@ interface PendingReply {
   text: string;
   confirm(): void;
   cancel(): void;
-}
-
-/** The open microphone with what listens to it. */
-interface Hearing {
-  feed: MicrophoneFeed;
-  detector: VoiceActivityDetector;
-  /** Created with the first frame (its analysis needs the frame's length). */
-  echo: EchoDecision | null;
-  capture: UtteranceCapture;
-}
-
-/** An opening of the microphone; `cancelled` once it is no longer wanted (it is then closed on arrival). */
-interface Opening {
-  cancelled: boolean;
-  ready: Promise<Hearing>;
 }
 
 let nextId = 0;
@@ -129,11 +103,8 @@ export class CoachSession {
   /** The visitor's turn being recorded for the stt function (browsers without their own recognition). */
   private turn: RecordedTurn | null = null;
   private recording = false;
-  /**
-   * Listening without a word: how long so far, counted in the microphone's own frames (so a busy
-   * page never cuts a visitor short), and what happens when it is too long; null while not counted.
-   */
-  private quiet: { ms: number; onQuiet: () => void; doubt: boolean } | null = null;
+  /** Listening without a word, counted in the microphone's frames: QUIET_MS pauses hands-free. */
+  private readonly quiet = new QuietCount(QUIET_MS);
   /** The browser's recognition service failed (e.g. Chromium without Google's service): record instead. */
   private recognitionBroken = false;
   /** Whether the stt function has a provider; null until asked (when the chat opens). */
@@ -144,17 +115,13 @@ export class CoachSession {
   private speculationTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** The microphone, its echo decision and voice detector, while they run (hands-free, or recording). */
-  private hearing: Hearing | null = null;
-  /** An opening of the microphone in progress. */
-  private opening: Opening | null = null;
+  private readonly ear: SessionEar;
   /** The page was left (closed, or put in the back-forward cache): the microphone stays closed until a click. */
   private pageHidden = false;
   /** The microphone could not be opened for the voice detector: not asked again until it is no longer wanted. */
   private microphoneRefused = false;
-  /** The coach may be held once per turn of its own (a greeting, an answer). */
-  private holdAvailable = true;
-  /** While the coach is held: the microphone's audio since the hold (ms); null while not held. */
-  private heldMs: number | null = null;
+  /** The coach held while the detector decides whether the visitor speaks over it. */
+  private readonly hold: VoiceHold;
 
   private attached = false;
   private detachPage: (() => void) | null = null;
@@ -169,6 +136,15 @@ export class CoachSession {
 
   constructor(private readonly ports: CoachPorts) {
     this.snapshot = { ...initialSnapshot, handsFree: this.storedHandsFree() };
+    this.ear = new SessionEar(
+      ports.microphone,
+      (frame) => this.onFrame(frame),
+      (error) => {
+        this.microphoneRefused = true;
+        this.dispatchVoice({ type: 'NOTICE', message: recognitionMessage(error) });
+      },
+    );
+    this.hold = new VoiceHold(ports.audio, () => this.ear.raiseEcho());
   }
 
   // ————— the store the UI subscribes to —————
@@ -342,7 +318,7 @@ export class CoachSession {
   }
 
   private greet(): void {
-    this.holdAvailable = true;
+    this.hold.newTurn();
     // The player's set-up runs while the greeting is fetched, not after.
     this.ports.audio.prepare();
     this.dispatchVoice({ type: 'OPEN' });
@@ -440,7 +416,7 @@ export class CoachSession {
         onFirstChunk: () => mark('first-chunk'),
         onSpeaking: () => {
           mark('first-audio');
-          this.holdAvailable = true;
+          this.hold.newTurn();
           this.dispatchVoice({ type: 'SPEAKING' });
         },
         onPlaybackProblem: (error) => run(() => this.dispatchVoice({ type: 'NOTICE', message: coachPlaybackMessage(error) })),
@@ -540,32 +516,14 @@ export class CoachSession {
    * Without an open microphone nothing is counted: the browser's recogniser keeps its own time.
    */
   private startQuietCount(onQuiet: () => void): void {
-    this.quiet = { ms: 0, onQuiet, doubt: false };
+    this.quiet.start(() => {
+      if (this.handsFreeActive()) this.pauseListening();
+      else onQuiet();
+    });
   }
 
   private stopQuietCount(): void {
-    this.quiet = null;
-  }
-
-  /**
-   * One more frame: the visitor's voice ends the count, a voice the detector still doubts (a
-   * cough?) halts it until decided.
-   */
-  private countQuiet(frameMs: number, events: readonly VoiceActivityEvent[]): void {
-    const quiet = this.quiet;
-    if (!quiet) return;
-    if (events.includes('speech-start')) {
-      this.quiet = null;
-      return;
-    }
-    if (events.includes('speech-maybe')) quiet.doubt = true;
-    if (events.includes('speech-dropped')) quiet.doubt = false;
-    if (quiet.doubt) return;
-    quiet.ms += frameMs;
-    if (quiet.ms < QUIET_MS) return;
-    this.quiet = null;
-    if (this.handsFreeActive()) this.pauseListening();
-    else quiet.onQuiet();
+    this.quiet.stop();
   }
 
   /** The visitor's final words: confirm the early reply if it guessed them, else ask. */
@@ -665,9 +623,10 @@ export class CoachSession {
     };
     // With the microphone already open (hands-free) the turn starts at once, so the voice that
     // triggered it (a barge-in, the end of a pause) is recorded from its onset.
-    if (this.hearing) begin(this.hearing);
+    const open = this.ear.current;
+    if (open) begin(open);
     else {
-      this.microphone().then(begin, (error: unknown) => {
+      this.ear.ready().then(begin, (error: unknown) => {
         if (this.snapshot.voice.status === 'listening' && this.recording) this.listenFailed(error);
       });
     }
@@ -724,7 +683,7 @@ export class CoachSession {
 
   /** Whether the visitor has been silent long enough for a speculative start (the detector's say, when it runs). */
   private silentLongEnough(): boolean {
-    return (this.silenceMs() ?? SPECULATION_SILENCE_MS) >= SPECULATION_SILENCE_MS;
+    return (this.ear.silenceMs ?? SPECULATION_SILENCE_MS) >= SPECULATION_SILENCE_MS;
   }
 
   /**
@@ -766,60 +725,13 @@ export class CoachSession {
     const { chat, handsFree } = this.snapshot;
     const wanted = this.attached && !this.pageHidden && chat.open && !chat.ended && (handsFree || this.recording);
     if (!wanted) this.microphoneRefused = false;
-    if (wanted && !this.hearing && !this.opening && !this.microphoneRefused) this.openMicrophone();
-    else if (!wanted && (this.hearing || this.opening)) this.closeMicrophone();
-  }
-
-  /** The open microphone, opened now if it is not (yet). Rejects like the microphone port. */
-  private microphone(): Promise<Hearing> {
-    if (this.hearing) return Promise.resolve(this.hearing);
-    return (this.opening ?? this.openMicrophone()).ready;
-  }
-
-  private openMicrophone(): Opening {
-    const ready = this.ports.microphone.open((microphone, reference) => this.onFrame(microphone, reference)).then(
-      (feed) => {
-        if (attempt.cancelled) {
-          feed.close();
-          throw new DOMException('The microphone is no longer wanted', 'AbortError');
-        }
-        const hearing: Hearing = {
-          feed,
-          detector: createVoiceActivityDetector({ sampleRate: feed.sampleRate, maybeMs: MAYBE_MS }),
-          echo: null,
-          capture: createUtteranceCapture({ sampleRate: feed.sampleRate }),
-        };
-        this.hearing = hearing;
-        this.opening = null;
-        return hearing;
-      },
-      (error: unknown) => {
-        if (this.opening === attempt) this.opening = null;
-        if (!attempt.cancelled) {
-          this.microphoneRefused = true;
-          this.dispatchVoice({ type: 'NOTICE', message: recognitionMessage(error) });
-        }
-        throw error;
-      },
-    );
-    // Whoever waits for it handles a failure; the voice detector alone needs nobody to.
-    ready.catch(() => undefined);
-    const attempt: Opening = { cancelled: false, ready };
-    this.opening = attempt;
-    return attempt;
+    if (wanted && !this.ear.active && !this.microphoneRefused) this.ear.open();
+    else if (!wanted && this.ear.active) this.closeMicrophone();
   }
 
   private closeMicrophone(): void {
-    if (this.opening) this.opening.cancelled = true;
-    this.opening = null;
-    this.releaseHold();
-    this.hearing?.feed.close();
-    this.hearing = null;
-  }
-
-  /** Milliseconds since the visitor last spoke, or null while nothing listens. */
-  private silenceMs(): number | null {
-    return this.hearing ? this.hearing.detector.silenceMs : null;
+    this.hold.release();
+    this.ear.close();
   }
 
   /** Whether the visitor's voice should interrupt the coach right now. */
@@ -827,44 +739,27 @@ export class CoachSession {
     return this.snapshot.handsFree && !this.pausedByVisitor && this.snapshot.voice.status === 'speaking';
   }
 
-  /**
-   * One frame of the microphone: the coach's own echo is taken out (echo.ts), the voice detector
-   * decides on what remains, the frame is kept for a recording (its pre-roll), and the session and
-   * the recorded turn follow what the detector heard.
-   */
-  private onFrame(microphone: Float32Array, reference: Float32Array | null): void {
-    const hearing = this.hearing;
-    if (!hearing) return;
-    hearing.echo ??= createEchoDecision({ sampleRate: hearing.feed.sampleRate, frameLength: microphone.length });
-    const levels = hearing.echo.push(microphone, reference);
-    const events = levels ? hearing.detector.pushLevels(levels) : hearing.detector.push(microphone);
-    hearing.capture.push(microphone);
-    const frameMs = (microphone.length / hearing.feed.sampleRate) * 1000;
-    this.countQuiet(frameMs, events);
+  /** One frame as the detector heard it: the session and the recorded turn follow. */
+  private onFrame({ events, frameMs, detector }: HeardFrame): void {
+    this.quiet.frame(frameMs, events);
     for (const change of events) this.onVoice(change);
-    this.countHold(frameMs, events);
+    this.hold.frame(frameMs, events);
     // After the session's reaction: a barge-in or a resumed pause has started the turn by now.
-    const { detector } = hearing;
     this.turn?.hear({ events, silenceMs: detector.silenceMs, runMs: detector.runMs, speaking: detector.speaking });
   }
 
   private onVoice(change: VoiceActivityEvent): void {
     switch (change) {
       case 'speech-maybe':
-        // Probably the visitor: the coach goes quiet at once, keeping its place while it is
-        // decided; once per turn of the coach, so an echo can never make it stutter.
-        if (this.interruptible() && this.holdAvailable) {
-          this.holdAvailable = false;
-          this.ports.audio.hold();
-          this.heldMs = 0;
-        }
+        // Probably the visitor: the coach goes quiet at once, keeping its place while it is decided.
+        this.hold.maybe(this.interruptible());
         return;
       case 'speech-dropped':
         // …and goes on if it was a cough, a click or the coach's own echo.
-        this.falseStart();
+        this.hold.falseStart();
         return;
       case 'speech-start': {
-        const held = this.endHold();
+        const held = this.hold.decided();
         this.onSpeechStart();
         // Not a barge-in after all (hands-free switched off meanwhile): the coach goes on.
         if (held && this.snapshot.voice.status === 'speaking') this.ports.audio.release();
@@ -873,32 +768,6 @@ export class CoachSession {
       case 'speech-end':
         return;
     }
-  }
-
-  /** One more frame while the coach is held (not the frame that held it): too long undecided is a false start. */
-  private countHold(frameMs: number, events: readonly VoiceActivityEvent[]): void {
-    if (this.heldMs === null || events.includes('speech-maybe')) return;
-    this.heldMs += frameMs;
-    if (this.heldMs >= MAX_HOLD_MS) this.falseStart();
-  }
-
-  /** Ends a hold's wait (decided either way); whether there was one. */
-  private endHold(): boolean {
-    if (this.heldMs === null) return false;
-    this.heldMs = null;
-    return true;
-  }
-
-  /** A hold that was not the visitor: the coach goes on, and the echo is expected louder from now on. */
-  private falseStart(): void {
-    if (!this.endHold()) return;
-    this.ports.audio.release();
-    this.hearing?.echo?.raise();
-  }
-
-  /** Lets a held output go on (the microphone closes while the coach is held). */
-  private releaseHold(): void {
-    if (this.endHold()) this.ports.audio.release();
   }
 
   private onSpeechStart(): void {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createVoiceActivityDetector, type VoiceActivityEvent } from '../../../lib/voiceActivity';
-import { concat, echoOf, frames, mix, noise, quiet, SIGNAL_RATE, voice } from '../../../services/testing/signals';
+import { concat, echoOf, frames, mix, noise, quiet, SIGNAL_RATE, voice } from '../../../../tests/support/browser/signals';
 import { createEchoDecision } from './echo';
 
 /** What the coach says: a lower voice, with the pauses of speech. */

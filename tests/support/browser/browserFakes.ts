@@ -7,7 +7,7 @@ import type {
   BrowserSpeechRecognition,
   RecognitionErrorEvent,
   RecognitionResultEvent,
-} from '../speechRecognition';
+} from '../../../src/services/speechRecognition';
 
 /** A scriptable stand-in for window.SpeechRecognition; every instance is recorded. */
 export class FakeRecognition implements BrowserSpeechRecognition {

@@ -2,7 +2,7 @@
  * Synthetic microphone signals for the voice activity tests: a voiced, speech-like sound and noise,
  * cut into the 20 ms frames the detector takes. Only for tests.
  */
-import { mulberry32 } from '../../lib/random';
+import { mulberry32 } from '../../../src/lib/random';
 
 export const SIGNAL_RATE = 24_000;
 export const FRAME_SAMPLES = (SIGNAL_RATE * 20) / 1000;

@@ -3,11 +3,11 @@
  * tests without React or a browser: a recogniser the test speaks through, a microphone it feeds
  * frames into, a speech queue it plays out, a coach call it streams answers through. Only for tests.
  */
-import type { BrowserStore } from '../lib/browserStore';
-import type { CoachMessage, CoachMode, CoachReply } from '../services/coach';
-import type { SpeechQueue, SpeechQueueOptions } from '../services/speechQueue';
-import { SpeechRecognitionError, type RecognitionHandlers } from '../services/speechRecognition';
-import type { CoachPorts, FrameListener, MicrophoneFeed } from '../features/coach/session/ports';
+import type { BrowserStore } from '../../../src/lib/browserStore';
+import type { CoachMessage, CoachMode, CoachReply } from '../../../src/services/coach';
+import type { SpeechQueue, SpeechQueueOptions } from '../../../src/services/speechQueue';
+import { SpeechRecognitionError, type RecognitionHandlers } from '../../../src/services/speechRecognition';
+import type { CoachPorts, FrameListener, MicrophoneFeed } from '../../../src/features/coach/session/ports';
 
 /** One start of the recogniser; the test plays the browser's part through its handlers. */
 export interface FakeRecognitionRun {

@@ -1,8 +1,8 @@
 import { render, type RenderOptions } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
-import { ContactProvider } from '../features/contact/ContactContext';
-import { LanguageProvider } from '../i18n/language';
+import { ContactProvider } from '../../../src/features/contact/ContactContext';
+import { LanguageProvider } from '../../../src/i18n/language';
 
 function Providers({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
-import { loadEverything } from '../../src/i18n';
+import { loadEverything } from '../../../src/i18n';
 
 // A React warning (hydration, keys, act) or any unexpected console output fails the test.
 const fail = (kind: string) => (...args: unknown[]) => {
