@@ -375,49 +375,6 @@ as $$
 $$;
 
 
--- The separable verbs of a German text, joined as the infinitive a document writes: a clause that
--- ends in a verb particle has its finite verb at the start, after any question words ("Wie lange
--- hebt ihr meine Daten auf?" – "aufheben", "Nehmt ihr die Sitzungen auf?" – "aufnehmen", "Wie
--- stelle ich eine alte Sicherung wieder her?" – "wiederherstellen"). The verb loses its personal
--- ending ("hebt", "schalte", "stellst"); a verb whose stem changes ("fängt … an") is not found, and
--- a clause that does not start with its verb yields a word no document has, which
--- private.search_terms() drops.
-create or replace function private.separable_verbs(source text)
-returns setof text
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
-  with clauses as (
-    select array_remove(regexp_split_to_array(c, '[^[:alpha:]]+'), '') as w
-      from regexp_split_to_table(lower(left(coalesce(source, ''), 2000)), '[.!?;:,–]+') as c
-  ),
-  parts as (
-    select case when cardinality(c.w) >= 3 and c.w[cardinality(c.w) - 1] = 'wieder' and c.w[cardinality(c.w)] = 'her'
-                then 'wiederher' else c.w[cardinality(c.w)] end as particle,
-           (select v.word
-              from unnest(c.w) with ordinality as v (word, n)
-             where v.word not in ('wie', 'wann', 'warum', 'wieso', 'weshalb', 'was', 'wo', 'wer', 'wen', 'wem',
-                                  'welche', 'welcher', 'welches', 'welchen', 'lange', 'oft', 'viel', 'viele', 'ab', 'bis',
-                                  'und', 'aber', 'oder', 'also', 'dann', 'denn', 'ja', 'na', 'ok', 'okay',
-                                  'ich', 'du', 'er', 'sie', 'es', 'wir', 'ihr', 'man')
-             order by v.n
-             limit 1) as verb,
-           cardinality(c.w) as words
-      from clauses c
-  )
-  select distinct p.particle || regexp_replace(p.verb, '(e|en|et|st|est|t)$', '') || 'en'
-    from parts p
-   where p.words >= 3
-     and p.particle in ('ab', 'an', 'auf', 'aus', 'bei', 'ein', 'fest', 'her', 'hin', 'los', 'mit', 'nach', 'raus',
-                        'rein', 'vor', 'weg', 'weiter', 'wieder', 'wiederher', 'zu', 'zurück', 'zusammen')
-     and p.verb is not null
-     and p.verb <> p.particle
-     and char_length(p.verb) >= 3
-$$;
-
-
 -- The question's terms: its words (and the previous user turn's, for a follow-up) through
 -- private.german_lexemes(), at most 20 of them, each replaced by what stands in for it
 -- (private.stand_ins(): a slip by the word meant, a compound by its known parts), expanded
@@ -447,16 +404,6 @@ as $$
   raw as (
     select v.lexeme, v.positions[1] as position, false as from_previous
       from unnest(private.german_lexemes(left(coalesce(question, ''), 2000))) as v
-    union all
-    -- A separable verb as one word, when the knowledge base or the synonym table has it: the
-    -- verb and its particle apart say little ("hebt … auf" – "aufheben").
-    select l.lexeme, 50000, false
-      from private.separable_verbs(question) as sv (word)
-      cross join lateral (
-        select v.lexeme from unnest(private.german_lexemes(sv.word)) as v order by char_length(v.lexeme) desc limit 1
-      ) l
-     where exists (select from private.knowledge_terms k where k.lexeme = l.lexeme)
-        or exists (select from private.synonyms s where s.lexeme = l.lexeme and not s.evidence_only)
     union all
     select v.lexeme, 100000 + v.positions[1], true
       from unnest(private.german_lexemes(left(coalesce(previous, ''), 2000))) as v
@@ -816,13 +763,11 @@ comment on function public.search_knowledge(text, integer, text, extensions.vect
   'Passages of COMPLETED documents that answer a German question (weighted share of its terms at or above 0.3; slips, compounds and synonyms matched; fused with the passages nearest to query_embedding when given), best first; at most match_count (1..5, default 5). previous: the previous user turn for follow-ups.';
 
 revoke execute on function private.stand_ins(text), private.term_query(text), private.search_terms(text, text),
-  private.separable_verbs(text),
   private.thesaurus_share(),
   private.lexical_candidates(private.search_term[], integer, real),
   private.vector_candidates(extensions.vector, integer),
   private.passage_evidence(tsvector, private.search_term[]) from public, anon;
 grant execute on function private.stand_ins(text), private.term_query(text), private.search_terms(text, text),
-  private.separable_verbs(text),
   private.thesaurus_share(),
   private.lexical_candidates(private.search_term[], integer, real),
   private.vector_candidates(extensions.vector, integer),
