@@ -360,7 +360,6 @@ as $$
       join private.thesaurus t2 on t2.grp = t1.grp and t2.lexeme <> t1.lexeme
       join private.knowledge_terms k on k.lexeme = t2.lexeme
      where t1.lexeme = word
-       and not exists (select from held h where h.lexeme = k.lexeme)
        and not exists (select from held h)
        and not exists (select from private.question_words q where q.lexeme = k.lexeme)
   )
