@@ -4,8 +4,10 @@
 --     1. private.search_terms()        the question's words, weighted, each with what stands for it
 --          private.question_words      words that ask rather than name a topic (weight 0)
 --          private.stand_ins()         a word no passage has: the slip it is, or its known parts
---          private.term_query()        the word, its synonyms and the compounds ending in it
+--          private.term_query()        the word, its synonyms and the compounds ending in it; for a
+--                                      word no passage holds, its thesaurus synonyms
 --          private.synonyms            the German synonym table
+--          private.thesaurus           OpenThesaurus's synonym sets (…_thesaurus.sql fills it)
 --     2. private.lexical_candidates()  passages sharing words with it, scored: the lexical ranking
 --     3. private.vector_candidates()   with a question embedding: the nearest passages
 --     4. fusion, relevance floor, one passage per near-duplicate, German first, at most five
@@ -181,6 +183,31 @@ select distinct on (w.grp, l.lexeme) w.grp, l.lexeme, w.evidence_only
  order by w.grp, l.lexeme, w.evidence_only;
 
 
+-- A general German thesaurus: synonym sets of single words as lexemes, derived from
+-- OpenThesaurus (LGPL 2.1) by scripts/thesaurus.ts and filled by …_thesaurus.sql. A passage that
+-- holds only a word's thesaurus synonym has the word at private.thesaurus_share() of its weight
+-- (see private.lexical_candidates()): a set mixes senses, the word itself is surer.
+create table private.thesaurus (
+  grp integer not null,
+  lexeme text not null,
+  primary key (grp, lexeme)
+);
+create index thesaurus_lexeme_idx on private.thesaurus (lexeme);
+comment on table private.thesaurus is
+  'German synonym sets as lexemes (OpenThesaurus, LGPL 2.1; scripts/thesaurus.ts); a word finds the other lexemes of its sets at a lower weight.';
+revoke all on private.thesaurus from public, anon, authenticated;
+grant select on private.thesaurus to authenticated, service_role;
+
+-- The share of a word's weight a passage gets for holding only a thesaurus synonym of it.
+create or replace function private.thesaurus_share()
+returns real
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$ select 0.6::real $$;
+
+
 -- A term of a question as the search uses it.
 create type private.search_term as (
   -- The question's word, stemmed; what the admin's preview shows.
@@ -194,6 +221,8 @@ create type private.search_term as (
   query tsquery,
   -- How many passages hold it, at most (the weight is read from this).
   passages integer,
+  -- What a passage holds when it has only a thesaurus synonym of the word (private.thesaurus).
+  related tsquery,
   -- ln(1 + (N - n + 0.5) / (n + 0.5)) for n of N passages (BM25's idf); 0 for a question word.
   weight real
 );
@@ -273,8 +302,13 @@ $$;
 -- words of five letters or more: "Pause" – "Pausenraum"), its synonyms likewise, and the
 -- knowledge base's compounds ending in the word or a synonym ("Urlaub" – "Erholungsurlaub"; the
 -- six held by most passages, for words of five letters or more). With how many passages hold any
--- of these, at most (a passage with two of them counts twice).
-create or replace function private.term_query(word text, out query tsquery, out passages integer)
+-- of these, at most (a passage with two of them counts twice). related: for a word no passage
+-- holds (and no synonym or compound of it), the lexemes of its thesaurus sets (private.thesaurus)
+-- that passages hold, with how many passages hold them. A word the knowledge base has is taken as
+-- the documents write it: its thesaurus sets mix senses and would pull in passages about another
+-- one. A question word is no synonym ("Flasche" – "Kanne" is stemmed "kann", as "kann" is).
+create or replace function private.term_query(word text, out query tsquery, out passages integer,
+                                              out related tsquery, out related_passages integer)
 language sql
 stable
 set search_path = ''
@@ -319,13 +353,24 @@ as $$
         on k.lexeme ~>=~ q.form and k.lexeme ~<~ (q.form || case when q.as_prefix then chr(65535) else chr(1) end)
     union
     select h.lexeme, h.passages from heads h
+  ),
+  thesaurus as (
+    select distinct k.lexeme, k.passages
+      from private.thesaurus t1
+      join private.thesaurus t2 on t2.grp = t1.grp and t2.lexeme <> t1.lexeme
+      join private.knowledge_terms k on k.lexeme = t2.lexeme
+     where t1.lexeme = word
+       and not exists (select from held h)
+       and not exists (select from private.question_words q where q.lexeme = k.lexeme)
   )
   select (
            select string_agg(q.literal || case when q.as_prefix then ':*' else '' end, ' | ') from quoted q
          )::tsquery
          || coalesce((select string_agg(format('''%s''', replace(replace(h.lexeme, '\', '\\'), '''', '''''')), ' | ') from heads h)::tsquery,
                      ''::tsquery),
-         coalesce((select sum(held.passages) from held), 0)::integer
+         coalesce((select sum(held.passages) from held), 0)::integer,
+         (select string_agg(format('''%s''', replace(replace(t.lexeme, '\', '\\'), '''', '''''')), ' | ') from thesaurus t)::tsquery,
+         coalesce((select sum(t.passages) from thesaurus t), 0)::integer
 $$;
 
 
@@ -397,15 +442,18 @@ as $$
     select greatest(coalesce((select s.passages from private.knowledge_stats s), 0), 1)::real as total
   )
   select st.form, st.position, st.from_previous, st.named, t.query,
-         least(t.passages, n.total::integer),
+         least(h.held, n.total::integer),
+         t.related,
          case when st.asks then 0::real
-              else (ln(1 + (n.total - greatest(least(t.passages, n.total), 1) + 0.5) / (greatest(least(t.passages, n.total), 1) + 0.5))
+              else (ln(1 + (n.total - greatest(least(h.held, n.total), 1) + 0.5) / (greatest(least(h.held, n.total), 1) + 0.5))
                     * case when st.scene then x.scene_share else 1 end
                     * case when st.named then x.noun_share else 1 end
-                    * case when t.passages > 0 then 1 when st.named then x.unknown_named else x.unknown_other end)::real
+                    * case when h.held > 0 then 1 when st.named then x.unknown_named else x.unknown_other end)::real
          end
     from stood st
     cross join lateral private.term_query(st.form) as t
+    -- A word no passage holds but whose thesaurus synonyms some do is known by them.
+    cross join lateral (select case when t.passages > 0 then t.passages else t.related_passages end as held) h
     cross join stats n
     cross join settings x
    order by st.from_previous, st.position, st.form
@@ -414,8 +462,9 @@ $$;
 
 -- Passages of COMPLETED documents that share informative words with the question, scored: the
 -- lexical ranking, in one place.
---   score       the weighted share of the question's terms the passage holds (0..1). A term only
---               the document's title holds counts half. A follow-up's previous turn weighs half,
+--   score       the weighted share of the question's terms the passage holds (0..1). A term the
+--               passage holds only as a thesaurus synonym counts private.thesaurus_share() (0.6),
+--               a term only the document's title holds half. A follow-up's previous turn weighs half,
 --               so the passage that goes on with the conversation ranks first.
 --   standalone  the same without the previous turn: a passage that answers the new question on
 --               its own passes the floor too, when the visitor changed the subject.
@@ -439,6 +488,7 @@ as $$
 declare
   common_passages constant integer := 200;
   rank_limit constant integer := 100;
+  related_share constant real := private.thesaurus_share();
   total real;
   question_total real;
   any_term tsquery;
@@ -457,9 +507,9 @@ begin
   end if;
 
   -- The common terms' share of the weight, by the score and by the standalone score: the larger.
-  select string_agg(t.query::text, ' | ')::tsquery,
-         string_agg(t.query::text, ' | ') filter (where t.passages <= common_passages)::tsquery,
-         string_agg(format('(%s)', t.query::text), ' & ') filter (where not t.from_previous)::tsquery,
+  select string_agg(t.either::text, ' | ')::tsquery,
+         string_agg(t.either::text, ' | ') filter (where t.passages <= common_passages)::tsquery,
+         string_agg(format('(%s)', t.either::text), ' & ') filter (where not t.from_previous)::tsquery,
          greatest(
            coalesce(sum(case when t.from_previous then 0.5 * t.weight else t.weight end)
                       filter (where t.passages > common_passages), 0) / total,
@@ -468,7 +518,7 @@ begin
                 else 0 end
          )
     into any_term, rare_terms, all_terms, common_share
-    from unnest(terms) as t
+    from (select t0.*, t0.query || coalesce(t0.related, ''::tsquery) as either from unnest(terms) as t0) as t
    where t.weight > 0;
 
   candidates := any_term;
@@ -500,6 +550,7 @@ begin
     credited as (
       select c.id, t.lexeme, t.position, t.from_previous, t.weight,
              case when c.fts @@ t.query then 1.0
+                  when t.related is not null and c.fts @@ t.related then related_share
                   when c.title_fts @@ t.query then 0.5
                   else 0 end as credit
         from candidate c
@@ -510,7 +561,7 @@ begin
       select x.id,
              coalesce(sum(x.weight * x.credit) filter (where not x.from_previous), 0) as question_found,
              coalesce(sum(x.weight * x.credit) filter (where x.from_previous), 0) as previous_found,
-             array_agg(x.lexeme order by x.from_previous, x.position) filter (where x.credit = 1 and x.weight > 0) as matched
+             array_agg(x.lexeme order by x.from_previous, x.position) filter (where x.credit > 0.5 and x.weight > 0) as matched
         from credited x
        group by x.id
     )
@@ -558,9 +609,10 @@ $$;
 
 -- What in a passage answers to the question, for the offline coach to find the sentence, list
 -- entry or table row that holds it: {"total": the question's weight, "asked": how many weighted
--- terms the latest question has itself, "terms": [{"term", "weight", "previous", "words": the
--- passage's lexemes that count as the term}]}. A follow-up's previous turn at half weight, as the
--- score counts it.
+-- terms the latest question has itself, "related_share": what a thesaurus synonym counts,
+-- "terms": [{"term", "weight", "previous", "words": the passage's lexemes that count as the term,
+-- "related": those that count as its thesaurus synonyms only}]}. A follow-up's previous turn at
+-- half weight, as the score counts it.
 create or replace function private.passage_evidence(fts tsvector, terms private.search_term[])
 returns jsonb
 language sql
@@ -571,17 +623,23 @@ as $$
   select jsonb_build_object(
     'total', coalesce((select sum(case when t.from_previous then 0.5 * t.weight else t.weight end) from unnest(terms) as t), 0),
     'asked', (select count(*) from unnest(terms) as t where t.weight > 0 and not t.from_previous),
+    'related_share', private.thesaurus_share(),
     'terms', coalesce((
       select jsonb_agg(jsonb_build_object(
                'term', t.lexeme,
                'weight', case when t.from_previous then 0.5 * t.weight else t.weight end,
                'previous', t.from_previous,
-               'words', (select jsonb_agg(w.lexeme order by w.lexeme)
-                           from unnest(fts) as w
-                          where array_to_tsvector(array[w.lexeme]) @@ t.query))
+               'words', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
+                                    from unnest(fts) as w
+                                   where array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb),
+               'related', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
+                                      from unnest(fts) as w
+                                     where t.related is not null
+                                       and array_to_tsvector(array[w.lexeme]) @@ t.related
+                                       and not array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb))
              order by t.from_previous, t.position)
         from unnest(terms) as t
-       where t.weight > 0 and fts @@ t.query
+       where t.weight > 0 and fts @@ (t.query || coalesce(t.related, ''::tsquery))
     ), '[]'::jsonb)
   )
 $$;
@@ -704,10 +762,12 @@ comment on function public.search_knowledge(text, integer, text, extensions.vect
   'Passages of COMPLETED documents that answer a German question (weighted share of its terms at or above 0.3; slips, compounds and synonyms matched; fused with the passages nearest to query_embedding when given), best first; at most match_count (1..5, default 5). previous: the previous user turn for follow-ups.';
 
 revoke execute on function private.stand_ins(text), private.term_query(text), private.search_terms(text, text),
+  private.thesaurus_share(),
   private.lexical_candidates(private.search_term[], integer, real),
   private.vector_candidates(extensions.vector, integer),
   private.passage_evidence(tsvector, private.search_term[]) from public, anon;
 grant execute on function private.stand_ins(text), private.term_query(text), private.search_terms(text, text),
+  private.thesaurus_share(),
   private.lexical_candidates(private.search_term[], integer, real),
   private.vector_candidates(extensions.vector, integer),
   private.passage_evidence(tsvector, private.search_term[]) to authenticated, service_role;

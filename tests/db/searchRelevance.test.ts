@@ -192,8 +192,8 @@ describe('search_knowledge relevance', () => {
     expect(hit?.evidence.asked).toBe(1);
     expect(hit?.evidence.total).toBeGreaterThan(0);
     expect(hit?.evidence.terms).toEqual([
-      { term: 'kuhl', weight: expect.any(Number) as unknown, previous: false, words: ['kuhl'] },
-      { term: 'schlafzimm', weight: expect.any(Number) as unknown, previous: true, words: ['schlafzimm'] },
+      { term: 'kuhl', weight: expect.any(Number) as unknown, previous: false, words: ['kuhl'], related: [] },
+      { term: 'schlafzimm', weight: expect.any(Number) as unknown, previous: true, words: ['schlafzimm'], related: [] },
     ]);
   });
 

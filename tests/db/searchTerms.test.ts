@@ -29,7 +29,8 @@ const handbook = [
 ].join('\n\n');
 const manual = [
   'Wassertank',
-  'Der Wassertank fasst 1,8 Liter. Greifen Sie nicht in das Mahlwerk.',
+  'Der Wassertank fasst 1,8 Liter. Greifen Sie nicht in das Mahlwerk. Die Kanne spülen Sie von Hand. ' +
+    'Am Anfang jedes Monats, zu Beginn der Reinigung, leeren Sie die Schale.',
   'Mindestens einmal im Monat entkalken.',
 ].join('\n\n');
 const prices = 'Preise\n\nKurs\tPreis\nAchtsamkeitskurs\t340 Euro\nStressbewältigung\t240 Euro';
@@ -50,14 +51,21 @@ const standIns = async (word: string): Promise<string[]> => {
   return row?.forms ?? [];
 };
 
-const termQuery = async (word: string): Promise<{ query: string; passages: number }> => {
-  const [row] = await run<{ query: string; passages: number }>(
+interface TermQuery extends Record<string, unknown> {
+  query: string;
+  passages: number;
+  related: string | null;
+  related_passages: number;
+}
+
+const termQuery = async (word: string): Promise<TermQuery> => {
+  const [row] = await run<TermQuery>(
     fixture.db,
     actors.service,
-    'select t.query::text as query, t.passages from private.term_query($1) t',
+    'select t.query::text as query, t.passages, t.related::text as related, t.related_passages from private.term_query($1) t',
     [word],
   );
-  return row ?? { query: '', passages: -1 };
+  return row ?? { query: '', passages: -1, related: null, related_passages: -1 };
 };
 
 const lexeme = async (word: string): Promise<string> => {
@@ -111,6 +119,40 @@ describe('private.term_query', () => {
     expect((await termQuery('tank')).query).toContain("'wassertank'");
     // "Greifen" ends in "reif" but is no compound of it.
     expect((await termQuery('reif')).query).not.toContain('greif');
+  });
+
+  it('looks a word no passage holds up in the thesaurus, and a word passages hold not', async () => {
+    // OpenThesaurus: "PKW" – "Auto", "Automobil", "Personenwagen" …; "Auto" is in the handbook.
+    const car = await termQuery('pkw');
+    expect(car).toMatchObject({ passages: 0, related: "'auto'", related_passages: 1 });
+    expect((await termQuery('auto')).related).toBeNull();
+    // "Anfang" is held: the document says it so, its synonym "Beginn" (in the same passage) is not added.
+    expect((await termQuery('anfang')).related).toBeNull();
+    // A word with no synonym the knowledge base holds stays unknown.
+    expect(await termQuery(await lexeme('Kraftfahrzeug'))).toMatchObject({ passages: 0, related: null, related_passages: 0 });
+  });
+
+  it('weighs a word known only by its thesaurus synonyms as they are weighed, and credits a passage with them at 0.6', async () => {
+    const [car] = await terms('PKW');
+    const [auto] = await terms('Auto');
+    expect(car).toMatchObject({ lexeme: 'pkw', passages: 1 });
+    expect(car?.weight).toBeCloseTo(auto?.weight ?? 0, 5);
+    const best = async (question: string) => {
+      const [row] = await run<{ score: number }>(
+        fixture.db,
+        actors.service,
+        'select max(l.score) as score from private.lexical_candidates(array(select t from private.search_terms($1) t), 5, 0) l',
+        [question],
+      );
+      return row?.score ?? 0;
+    };
+    expect(await best('Auto')).toBeCloseTo(1, 5);
+    expect(await best('PKW')).toBeCloseTo(0.6, 5);
+  });
+
+  it('takes no question word of the thesaurus for a synonym', async () => {
+    // OpenThesaurus has "Kanne" for "Flasche", stemmed "kann" as the question word "kann" is.
+    expect((await termQuery(await lexeme('Flasche'))).related).toBeNull();
   });
 
   it('counts the passages holding any of it', async () => {

@@ -42,6 +42,8 @@ export interface EvidenceTerm {
   previous: boolean;
   /** Lexemes (stemmed, umlauts folded) as the database's German text processing makes them. */
   words: string[];
+  /** Lexemes that count as the term only as its thesaurus synonyms (at `relatedShare`). */
+  related: string[];
 }
 
 /** What in a passage answers to the question (the search's `evidence`). */
@@ -50,6 +52,8 @@ export interface Evidence {
   total: number;
   /** How many weighted terms the latest question has itself (found in the passage or not). */
   asked: number;
+  /** The share of a term's weight that a thesaurus synonym of it counts. */
+  relatedShare: number;
   terms: EvidenceTerm[];
 }
 
@@ -63,21 +67,24 @@ export interface Passage {
   evidence: Evidence;
 }
 
-const NO_EVIDENCE: Evidence = { total: 0, asked: 0, terms: [] };
+const NO_EVIDENCE: Evidence = { total: 0, asked: 0, relatedShare: 0, terms: [] };
+
+const strings = (value: Json | undefined): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
 /** The search's evidence column, read defensively: anything malformed counts as no evidence. */
 export function evidenceOf(value: Json): Evidence {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return NO_EVIDENCE;
-  const { total, asked, terms } = value;
+  const { total, asked, terms, related_share: relatedShare } = value;
   if (typeof total !== 'number' || typeof asked !== 'number' || !Array.isArray(terms)) return NO_EVIDENCE;
   const found: EvidenceTerm[] = [];
   for (const entry of terms) {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
-    const { term, weight, previous, words } = entry;
+    const { term, weight, previous, words, related } = entry;
     if (typeof term !== 'string' || typeof weight !== 'number' || typeof previous !== 'boolean' || !Array.isArray(words)) continue;
-    found.push({ term, weight, previous, words: words.filter((word): word is string => typeof word === 'string') });
+    found.push({ term, weight, previous, words: strings(words), related: strings(related) });
   }
-  return { total, asked, terms: found };
+  return { total, asked, relatedShare: typeof relatedShare === 'number' ? relatedShare : 0, terms: found };
 }
 
 /** The user message before the latest one, for follow-ups ("Und wie lange?"). */

@@ -8,7 +8,7 @@
  *     steht: Eigene Hochzeit: 2 Arbeitstage."; a row's cells with their column names);
  *   - or up to four consecutive sentences of prose, starting at the one that counts most.
  * What the heading above a passage holds counts half for each of its units; a passage the search
- * scored lower needs to hold more. A part that carries the kind of answer the question asks for
+ * scored lower needs to hold more (its share of the best score, squared). A part that carries the kind of answer the question asks for
  * (a price for "Was kostet …?", a duration for "Wie lange …?", a time for "Wann …?": answerType.ts)
  * counts twice: of two parts that hold the question's words, it is the one that answers. Headings and title blocks are never quoted (the database keeps
  * them apart from the text), and neither is the opening of a section that holds nothing asked.
@@ -59,6 +59,12 @@ export const WEAK_SHARE = 0.25;
 const HEADING_SHARE = 0.5;
 /** In a window of sentences, each later sentence counts this much less than the one before. */
 const WINDOW_DECAY = 0.8;
+/**
+ * A part of a passage the search scored lower counts (score / best score) to this power: the
+ * search saw the whole passage and its title, the part holds only some of it (bench:rag,
+ * development half: 2 quotes the passage that answers more often than 1, 4 no more than 2).
+ */
+const STANDING_POWER = 2;
 /** Two words of the question in a row found in a row in the text count this much of the later word's weight. */
 const PHRASE_SHARE = 0.5;
 /**
@@ -77,10 +83,16 @@ interface Choice {
   score: number;
 }
 
-/** How much of each term's weight a text holds: 1 per term whose words it has, else 0. */
+/**
+ * How much of each term's weight a text holds: 1 per term whose words it has, the evidence's
+ * related share for one it has only through a thesaurus synonym, else 0.
+ */
 function heldTerms(evidence: Evidence, text: string): number[] {
   const words = foldedWords(text);
-  return evidence.terms.map((term) => (term.words.some((word) => holdsLexeme(words, word)) ? 1 : 0));
+  return evidence.terms.map((term) => {
+    if (term.words.some((word) => holdsLexeme(words, word))) return 1;
+    return term.related.some((word) => holdsLexeme(words, word)) ? evidence.relatedShare : 0;
+  });
 }
 
 /**
@@ -128,7 +140,7 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/gu, '\
 function answersNow(evidence: Evidence, text: string): boolean {
   if (evidence.asked === 0) return true;
   const words = foldedWords(text);
-  return evidence.terms.some((term) => !term.previous && term.words.some((word) => holdsLexeme(words, word)));
+  return evidence.terms.some((term) => !term.previous && [...term.words, ...term.related].some((word) => holdsLexeme(words, word)));
 }
 
 /** The weight a part holds: each term once, its own text fully, its context (heading …) at HEADING_SHARE. */
@@ -157,7 +169,7 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
   for (const passage of passages) {
     const { evidence } = passage;
     if (evidence.total <= 0 || evidence.terms.length === 0) continue;
-    const standing = top > 0 ? passage.score / top : 1;
+    const standing = top > 0 ? (passage.score / top) ** STANDING_POWER : 1;
     const headingHeld = heldTerms(evidence, passage.heading);
     const pairs = phrases(question, evidence);
     const units = passageUnits(passage.content);

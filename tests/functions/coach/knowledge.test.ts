@@ -22,20 +22,31 @@ describe('evidenceOf', () => {
       evidenceOf({
         total: 6,
         asked: 2,
+        related_share: 0.6,
         terms: [
-          { term: 'hochzeit', weight: 4, previous: false, words: ['hochzeit', 7] },
+          { term: 'hochzeit', weight: 4, previous: false, words: ['hochzeit', 7], related: ['trauung', null] },
+          { term: 'feier', weight: 1, previous: false, words: ['feier'] },
           { term: 'kaputt', weight: '1', previous: false, words: [] },
           'nonsense',
         ],
       }),
-    ).toEqual({ total: 6, asked: 2, terms: [{ term: 'hochzeit', weight: 4, previous: false, words: ['hochzeit'] }] });
-    expect(evidenceOf(null)).toEqual({ total: 0, asked: 0, terms: [] });
-    expect(evidenceOf([1, 2])).toEqual({ total: 0, asked: 0, terms: [] });
+    ).toEqual({
+      total: 6,
+      asked: 2,
+      relatedShare: 0.6,
+      terms: [
+        { term: 'hochzeit', weight: 4, previous: false, words: ['hochzeit'], related: ['trauung'] },
+        { term: 'feier', weight: 1, previous: false, words: ['feier'], related: [] },
+      ],
+    });
+    expect(evidenceOf({ total: 1, asked: 1, terms: [] })).toEqual({ total: 1, asked: 1, relatedShare: 0, terms: [] });
+    expect(evidenceOf(null)).toEqual({ total: 0, asked: 0, relatedShare: 0, terms: [] });
+    expect(evidenceOf([1, 2])).toEqual({ total: 0, asked: 0, relatedShare: 0, terms: [] });
   });
 });
 
 describe('knowledgeMessage', () => {
-  const evidence = { total: 1, asked: 1, terms: [] };
+  const evidence = { total: 1, asked: 1, relatedShare: 0.6, terms: [] };
 
   it('quotes each passage with its section between markers, after the rules', () => {
     const message = knowledgeMessage([{ title: 'Preise.pdf', heading: '2 Kurse', content: 'Achtsamkeitskurs\t340 €', score: 1, evidence }]);

@@ -10,11 +10,17 @@ import type { Evidence, EvidenceTerm, Passage } from '../../../supabase/function
 import { closestReply, honestReply, isHonestReply, NOT_IN_KNOWLEDGE, offlineAnswer } from '../../../supabase/functions/coach/offline';
 
 /** A term of the question: its weight, the lexemes that count as it, from the previous turn or not. */
-const term = (name: string, weight: number, words: string[] = [name], previous = false): EvidenceTerm => ({ term: name, weight, words, previous });
+const term = (name: string, weight: number, words: string[] = [name], previous = false, related: string[] = []): EvidenceTerm => ({
+  term: name,
+  weight,
+  words,
+  previous,
+  related,
+});
 
 /** A passage with the evidence of the given terms (those it holds), `total` the question's weight. */
 function passage(heading: string, content: string, held: EvidenceTerm[], total: number, score = 1, asked?: number): Passage {
-  const evidence: Evidence = { total, asked: asked ?? held.filter((item) => !item.previous).length, terms: held };
+  const evidence: Evidence = { total, asked: asked ?? held.filter((item) => !item.previous).length, relatedShare: 0.6, terms: held };
   return { title: 'Handbuch.pdf', heading, content, score, evidence };
 }
 
@@ -42,6 +48,22 @@ describe('offlineAnswer', () => {
       [],
     );
     expect(answer).toBe('Unter „Tabelle 1: Einzelsitzungen“ steht: Paket: 10 Einzelsitzungen à 60 Minuten – Preis: 850 €.');
+  });
+
+  it('quotes a passage the search scored lower only when it holds clearly more (its standing squared)', () => {
+    // The best passage's sentence holds 0.6 of the question; the next one's 0.8 at 0.8 of the best
+    // score: 0.8 × 0.8 = 0.64 would win, 0.8 × 0.8² = 0.51 does not.
+    const best = passage('Schlafzimmer', 'Halte das Schlafzimmer kühl.', [term('kuhl', 3)], 5, 1);
+    const next = passage('Licht', 'Dunkle das Zimmer ab und halte es kühl.', [term('kuhl', 3), term('zimm', 1)], 5, 0.8);
+    expect(offlineAnswer('Kühl und Zimmer?', [best, next], [])).toBe('Halte das Schlafzimmer kühl.');
+  });
+
+  it('counts a word found only as its thesaurus synonym at the evidence\'s related share', () => {
+    const travel = 'Erstattet werden:\n• Bahnfahrten in der 2. Klasse\n• Fahrten mit dem eigenen Auto: 0,30 Euro pro Kilometer';
+    // "PKW" is in no passage; the thesaurus finds "Auto" for it (0.6 of its weight 2 beats "Bahn"'s 1).
+    const held = [term('pkw', 2, [], false, ['auto']), term('bahn', 1, ['bahnfahrt'])];
+    const answer = offlineAnswer('Was gibt es für Bahn oder PKW?', [passage('Dienstreisen', travel, held, 3)], []);
+    expect(answer).toBe('Unter „Erstattet werden“ steht: Fahrten mit dem eigenen Auto: 0,30 Euro pro Kilometer.');
   });
 
   it('answers with the list entry that holds the question, with the line that introduced the list', () => {
