@@ -342,7 +342,7 @@ export function fakeCoachWorld(): FakeCoachWorld {
       },
     },
     handsFree: world.handsFree,
-    warmUp: () => undefined,
+    warmUp: () => () => undefined,
     onPageHide(listener) {
       pageHide = listener;
       return () => {

@@ -31,6 +31,9 @@ async function openMicrophone(onFrame: FrameListener): Promise<MicrophoneFeed> {
   }
 }
 
+/** What shows that a visitor is about to use the page. */
+const INTENT_EVENTS = ['pointermove', 'pointerdown', 'touchstart', 'keydown', 'focusin'] as const;
+
 const loadSpeech = () => import('../../../services/speechQueue').then(({ createSpeechQueue }) => ({ createQueue: createSpeechQueue }));
 
 export function browserPorts(): CoachPorts {
@@ -62,12 +65,19 @@ export function browserPorts(): CoachPorts {
     },
     handsFree: handsFreePreference,
     warmUp() {
+      // The visitor's first pointer movement, touch, key or focus: before the click that opens the
+      // conversation, but after the page has loaded (a load that also fetched and ran the speech
+      // code would compete with the page's own first work).
       const load = () => {
+        stop();
         void loadSpeech();
         void import('../../../services/tts').then(({ voiceProviderAvailable }) => voiceProviderAvailable());
       };
-      if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(load, { timeout: 3_000 });
-      else setTimeout(load, 1_000);
+      const stop = () => {
+        for (const type of INTENT_EVENTS) window.removeEventListener(type, load, true);
+      };
+      for (const type of INTENT_EVENTS) window.addEventListener(type, load, { capture: true, passive: true });
+      return stop;
     },
     onPageHide(listener) {
       window.addEventListener('pagehide', listener);

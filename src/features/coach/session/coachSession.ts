@@ -162,7 +162,7 @@ export class CoachSession {
    */
   attach = (): (() => void) => {
     this.attached = true;
-    this.ports.warmUp();
+    const stopWarmUp = this.ports.warmUp();
     const unsubscribe = this.ports.handsFree.subscribe(() => this.update({ handsFree: this.storedHandsFree() }));
     this.detachPage = this.ports.onPageHide(() => {
       this.pageHidden = true;
@@ -171,6 +171,7 @@ export class CoachSession {
     this.update({ handsFree: this.storedHandsFree() });
     return () => {
       this.attached = false;
+      stopWarmUp();
       unsubscribe();
       this.detachPage?.();
       this.detachPage = null;

@@ -73,10 +73,11 @@ export interface CoachPorts {
   coach: CoachCallPort;
   handsFree: BrowserStore<'on' | 'off'>;
   /**
-   * Loads, while the page is idle, what the first click needs (the speech queue's code, whether a
-   * voice provider exists), so the greeting waits for neither.
+   * Loads what the first click needs (the speech queue's code, whether a voice provider exists) at
+   * the visitor's first sign of intent, so the greeting waits for neither; returns what stops
+   * waiting for it.
    */
-  warmUp(): void;
+  warmUp(): () => void;
   /** Listens for the page being left (closed, or put in the back-forward cache); returns the unsubscribe. */
   onPageHide(listener: () => void): () => void;
 }
