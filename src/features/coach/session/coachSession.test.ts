@@ -40,6 +40,14 @@ async function greeted() {
   await vi.waitFor(() => expect(status()).not.toBe('speaking'));
 }
 
+/** The same with fake timers running: the greeting queued, played out, the coach ready. */
+async function greetedWithFakeTimers() {
+  session.click();
+  await vi.advanceTimersByTimeAsync(0);
+  world.latestQueue().finish();
+  await vi.advanceTimersByTimeAsync(0);
+}
+
 /** Answers the latest coach call with the given text and plays it out. */
 async function answer(text: string) {
   const call = world.latestCall();
@@ -168,10 +176,7 @@ describe('the early start of a reply', () => {
   });
 
   it('starts the reply on stable interim words, shows and plays nothing until the words are final', async () => {
-    session.click();
-    await vi.advanceTimersByTimeAsync(0);
-    world.latestQueue().finish();
-    await vi.advanceTimersByTimeAsync(0);
+    await greetedWithFakeTimers();
     session.click();
     world.latestRecognition().interim('Ich bin so gestresst');
     await vi.advanceTimersByTimeAsync(249);
@@ -192,10 +197,7 @@ describe('the early start of a reply', () => {
   });
 
   it('drops the early reply when the visitor goes on speaking, and asks with the final words', async () => {
-    session.click();
-    await vi.advanceTimersByTimeAsync(0);
-    world.latestQueue().finish();
-    await vi.advanceTimersByTimeAsync(0);
+    await greetedWithFakeTimers();
     session.click();
     world.latestRecognition().interim('Ich bin');
     await vi.advanceTimersByTimeAsync(250);
@@ -505,13 +507,6 @@ describe('a long quiet spell', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });
-
-  async function greetedWithFakeTimers() {
-    session.click();
-    await vi.advanceTimersByTimeAsync(0);
-    world.latestQueue().finish();
-    await vi.advanceTimersByTimeAsync(0);
-  }
 
   it('without hands-free, on the recording path: "Keine Sprache erkannt…" after 8 s of the microphone without a word', async () => {
     world.recogniser = false;
