@@ -1,15 +1,14 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import {
   type Actor,
   actors,
   allActors,
   attempt,
-  createAccounts,
-  freshDatabase,
   insertDocument,
   type Outcome,
+  useDatabase,
 } from './fixtures';
 
 /**
@@ -37,12 +36,12 @@ interface Case {
 }
 
 const ORPHAN_AUTH_ID = '00000000-0000-4000-8000-00000000c001';
+const database = useDatabase();
 let db: PGlite;
 let documentId = '';
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  await createAccounts(db);
+  db = database.db;
   // An auth user whose profile is missing, so a profile insert can only fail on permissions.
   await db.query(`insert into auth.users (id, email, created_at) values ($1, 'orphan@example.com', now())`, [
     ORPHAN_AUTH_ID,
@@ -65,10 +64,6 @@ beforeAll(async () => {
     values ('document-uploads', '1700000000000-leitfaden.pdf', '{"mimetype":"application/pdf","size":1024}'),
            ('archive', 'intern.pdf', '{"mimetype":"application/pdf","size":10}');
   `);
-});
-
-afterAll(async () => {
-  await db.close();
 });
 
 const insertDocumentSql = `insert into public.documents (title, url, file_size) values ('neu.pdf', 'https://example.com/neu.pdf', 10) returning id`;
