@@ -299,6 +299,19 @@ describe('hands-free', () => {
     expect(world.recognitions).toHaveLength(2);
   });
 
+  it('a noise before the greeting sounds does not use up its hold: the visitor’s voice still holds it', async () => {
+    session.click();
+    await vi.waitFor(() => expect(world.microphone.open).toBe(true));
+    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
+    // The greeting is on its way but not yet heard: a short noise at the microphone.
+    world.microphone.frames(frames(concat(voice(0.18, 0.05), quiet(0.5))));
+    expect(world.audio.slice(1)).toEqual([]);
+    world.latestQueue().start();
+    speak(0.8);
+    expect(world.audio.slice(1)).toEqual(['hold']);
+    expect(status()).toBe('listening');
+  });
+
   it('a cough holds the coach for a moment and lets it go on', async () => {
     await greeted();
     world.latestRecognition().final('Erzähl mir was.');

@@ -122,6 +122,11 @@ export class CoachSession {
   private microphoneRefused = false;
   /** The coach held while the detector decides whether the visitor speaks over it. */
   private readonly hold: VoiceHold;
+  /**
+   * The coach's current turn (the greeting, an answer) has started to sound. Before that there is
+   * nothing to hold, and a noise at the microphone's start must not use up the turn's one hold.
+   */
+  private audible = false;
 
   private attached = false;
   private detachPage: (() => void) | null = null;
@@ -314,11 +319,13 @@ export class CoachSession {
 
   /** Stops whatever the coach is saying or fetching right now. */
   private silence(): void {
+    this.audible = false;
     this.speech?.abort();
     this.speech = null;
   }
 
   private greet(): void {
+    this.audible = false;
     this.hold.newTurn();
     // The player's set-up runs while the greeting is fetched, not after.
     this.ports.audio.prepare();
@@ -335,7 +342,9 @@ export class CoachSession {
       .then(({ createQueue }) => {
         const queue = createQueue({
           signal: controller.signal,
-          onStart: () => undefined,
+          onStart: () => {
+            this.audible = true;
+          },
           onProblem: (error) => this.dispatchVoice({ type: 'NOTICE', message: coachPlaybackMessage(error) }),
         });
         // The same text every time: the function serves it from its cache.
@@ -417,6 +426,7 @@ export class CoachSession {
         onFirstChunk: () => mark('first-chunk'),
         onSpeaking: () => {
           mark('first-audio');
+          this.audible = true;
           this.hold.newTurn();
           this.dispatchVoice({ type: 'SPEAKING' });
         },
@@ -737,7 +747,7 @@ export class CoachSession {
 
   /** Whether the visitor's voice should interrupt the coach right now. */
   private interruptible(): boolean {
-    return this.snapshot.handsFree && !this.pausedByVisitor && this.snapshot.voice.status === 'speaking';
+    return this.snapshot.handsFree && !this.pausedByVisitor && this.snapshot.voice.status === 'speaking' && this.audible;
   }
 
   /** One frame as the detector heard it: the session and the recorded turn follow. */
