@@ -268,6 +268,16 @@ describe('hands-free', () => {
 
   const speak = (seconds: number) => world.microphone.frames(frames(concat(voice(seconds, 0.05), quiet(0.9))));
 
+  /** Greeted, asked by voice, and the coach's answer has started to sound. */
+  async function answerSounding() {
+    await greeted();
+    world.latestRecognition().final('Erzähl mir was.');
+    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
+    world.latestCall().send('Eins. Zwei.');
+    await vi.waitFor(() => expect(world.queues[1]?.pieces.length).toBeGreaterThan(0));
+    world.latestQueue().start();
+  }
+
   it('opens the microphone with the chat, listens by itself after each answer, and stops when switched off', async () => {
     session.click();
     await vi.waitFor(() => expect(world.microphone.open).toBe(true));
@@ -285,12 +295,7 @@ describe('hands-free', () => {
   });
 
   it('the visitor’s voice holds the coach at once and then interrupts it (barge-in by voice)', async () => {
-    await greeted();
-    world.latestRecognition().final('Erzähl mir was.');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    world.latestCall().send('Eins. Zwei.');
-    await vi.waitFor(() => expect(world.queues[1]?.pieces.length).toBeGreaterThan(0));
-    world.latestQueue().start();
+    await answerSounding();
     const speaking = world.latestQueue();
     speak(0.8);
     expect(world.audio.slice(1)).toEqual(['hold']);
@@ -313,12 +318,7 @@ describe('hands-free', () => {
   });
 
   it('a cough holds the coach for a moment and lets it go on', async () => {
-    await greeted();
-    world.latestRecognition().final('Erzähl mir was.');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    world.latestCall().send('Eins. Zwei.');
-    await vi.waitFor(() => expect(world.queues[1]?.pieces.length).toBeGreaterThan(0));
-    world.latestQueue().start();
+    await answerSounding();
     world.microphone.frames(frames(concat(voice(0.15, 0.08), quiet(0.5))));
     expect(world.audio.slice(1)).toEqual(['hold', 'release']);
     expect(world.latestQueue().aborted).toBe(false);
@@ -327,12 +327,7 @@ describe('hands-free', () => {
 
   /** Hands-free, the coach in the middle of its answer. */
   async function coachAnswering() {
-    await greeted();
-    world.latestRecognition().final('Erzähl mir was.');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    world.latestCall().send('Eins. Zwei.');
-    await vi.waitFor(() => expect(world.queues[1]?.pieces.length).toBeGreaterThan(0));
-    world.latestQueue().start();
+    await answerSounding();
     expect(status()).toBe('speaking');
     return world.latestQueue();
   }
