@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { parseEnv } from './src/config/envSchema.ts';
 
@@ -15,6 +16,9 @@ export default defineConfig({
   plugins: [react()],
   define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
   test: {
+    // A worker on every core, not Vitest's default of one core kept back: its main process is
+    // mostly idle, and with one worker on two cores the run took 320 s against 237 s with two.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,

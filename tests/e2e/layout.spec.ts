@@ -76,6 +76,9 @@ test.describe('footer', () => {
     await expect(footer).toContainText('DSGVO-konform und im Einklang mit dem EU AI Act.');
     await footer.getByRole('navigation', { name: 'Inhalte' }).getByRole('link', { name: 'Live-Test: Mia AI' }).click();
     await expect(page).toHaveURL('/produkte/mia-ai');
+    // The address changes before the page's module has loaded; when it renders, the page scrolls to
+    // its top and the footer moves. A visitor clicks on the page they see.
+    await expect(page.getByRole('heading', { level: 1, name: 'Sprich jetzt mit Mia AI!' })).toBeVisible();
     await footer.getByRole('button', { name: 'Kontakt aufnehmen' }).click();
     await expect(page.getByRole('dialog', { name: 'Kontakt aufnehmen' })).toBeVisible();
   });
