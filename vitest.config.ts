@@ -17,7 +17,7 @@ export default defineConfig({
   define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
   test: {
     // A worker on every core, not Vitest's default of one core kept back: its main process is
-    // mostly idle, and with one worker on two cores the run took 320 s against 237 s with two.
+    // mostly idle (run times in docs/testing.md).
     maxWorkers: availableParallelism(),
     projects: [
       {
