@@ -10,7 +10,10 @@
 --          private.thesaurus           OpenThesaurus's synonym sets (…_thesaurus.sql fills it)
 --     2. private.lexical_candidates()  passages sharing words with it, scored: the lexical ranking
 --     3. private.vector_candidates()   with a question embedding: the nearest passages
---     4. fusion, relevance floor, one passage per near-duplicate, German first, at most five
+--     4. private.fused_candidates()    both as one ranking: relevance floor, reciprocal rank
+--                                      fusion, German first
+--     5. one passage per near-duplicate, at most five, each with its evidence
+--          private.passage_evidence()  which of the passage's words count for which term
 --
 -- Every function reads text through private.german_lexemes(), as the passages were written
 -- (…_documents.sql).
@@ -645,23 +648,73 @@ as $$
 $$;
 
 
+-- The lexical and the vector candidates as one ranking, by reciprocal rank fusion: each list
+-- ranks its own passages (the lexical one by score, then cover density; the vector one by
+-- similarity) and a passage counts 1 / (60 + rank) from each list it is in.
+--   * Lexical candidates only at or above the relevance floor (floor_score, 0.3): sharing one
+--     common word with a question of several is not an answer.
+--   * With query_embedding, the 20 passages nearest to it; one only the embedding found needs a
+--     cosine similarity of at least 0.45 (a starting value for OpenAI's text-embedding-3-small,
+--     where unrelated German texts score about 0.1-0.25). score is then the better of the lexical
+--     score and that similarity.
+--   * German passages only, unless no German passage passes; the best 4 × wanted (enough for
+--     near-duplicates to be dropped afterwards), best first.
+create or replace function private.fused_candidates(
+  terms private.search_term[],
+  query_embedding extensions.vector,
+  wanted integer,
+  floor_score real default 0.3
+)
+returns table (chunk_id bigint, language text, score real, density real, matched text[], fusion double precision)
+language plpgsql
+stable
+set search_path = ''
+set enable_seqscan = off
+as $$
+#variable_conflict use_column
+begin
+  return query
+  with lexical as (
+    select l.*, row_number() over (order by l.score desc, l.density desc, l.chunk_id) as lexical_rank
+      from private.lexical_candidates(terms, wanted, floor_score) as l
+     where greatest(l.score, l.standalone) >= floor_score
+  ),
+  semantic as (
+    select v.*, row_number() over (order by v.similarity desc, v.chunk_id) as semantic_rank
+      from private.vector_candidates(query_embedding, 20) as v
+     where v.similarity >= 0.45
+  ),
+  fused as (
+    select coalesce(l.chunk_id, s.chunk_id) as chunk_id,
+           coalesce(l.language, s.language) as language,
+           greatest(coalesce(l.score, 0), coalesce(s.similarity, 0))::real as score,
+           coalesce(l.density, 0)::real as density,
+           coalesce(l.matched, '{}') as matched,
+           (coalesce(1.0 / (60 + l.lexical_rank), 0) + coalesce(1.0 / (60 + s.semantic_rank), 0))::double precision as fusion
+      from lexical l
+      full join semantic s on s.chunk_id = l.chunk_id
+  )
+  select f.chunk_id, f.language, f.score, f.density, f.matched, f.fusion
+    from (select f0.*, bool_or(f0.language = 'de') over () as any_german from fused f0) f
+   where f.language = 'de' or not f.any_german
+   order by f.fusion desc, f.score desc, f.density desc, f.chunk_id
+   limit 4 * wanted;
+end
+$$;
+
+
 -- Passages of COMPLETED documents that answer a German question, best first, at most five.
 --
 --   * Terms (private.search_terms()): the question's words stemmed, question words weighing
 --     nothing, slips and compounds stood in for, synonyms and compounds matched, each weighted by
 --     how rare it is; a follow-up with the previous user turn (`previous`) at half weight.
---   * Lexical ranking (private.lexical_candidates()): the weighted share
---     of the terms a passage holds. Only passages at or above the relevance floor (0.3) count:
---     sharing one common word with a question of several is not an answer.
---   * With query_embedding (the coach embeds the question when OPENAI_API_KEY is set), the 20
---     passages nearest to it (private.vector_candidates()) join by reciprocal rank fusion
---     (1 / (60 + rank) from each list); a passage only the embedding found needs a cosine
---     similarity of at least 0.45 (a starting value for OpenAI's text-embedding-3-small, where
---     unrelated German texts score about 0.1-0.25). rank is then the better of the score and that
---     similarity.
+--   * Candidates (private.fused_candidates()): the lexical ranking (private.lexical_candidates(),
+--     the weighted share of the terms a passage holds) above the relevance floor, and with
+--     query_embedding (the coach embeds the question when OPENAI_API_KEY is set) the nearest
+--     passages (private.vector_candidates()), fused by reciprocal rank; German first. rank is the
+--     better of the lexical score and the cosine similarity.
 --   * Near-duplicates (the same heading and text after collapsing case and whitespace) come once,
---     from the most recently uploaded document; passages of documents in another language than
---     German only when no German passage passes.
+--     from the most recently uploaded document.
 --   * Ties: cover density, then document id and passage ordinal.
 -- matched_terms lists the question's terms the passage holds (the admin's preview shows them);
 -- evidence (private.passage_evidence()) which of the passage's words count for which term.
@@ -693,10 +746,6 @@ as $$
 #variable_conflict use_column
 declare
   wanted constant integer := greatest(1, least(coalesce(match_count, 5), 5));
-  floor_score constant real := 0.3;
-  nearest constant integer := 20;
-  semantic_floor constant real := 0.45;
-  rrf_k constant integer := 60;
   terms private.search_term[];
 begin
   terms := array(select t from private.search_terms(query, previous) as t);
@@ -705,34 +754,8 @@ begin
   end if;
 
   return query
-    with lexical as (
-      select l.*, row_number() over (order by l.score desc, l.density desc, l.chunk_id) as lexical_rank
-        from private.lexical_candidates(terms, wanted, floor_score) as l
-       where greatest(l.score, l.standalone) >= floor_score
-    ),
-    semantic as (
-      select v.*, row_number() over (order by v.similarity desc, v.chunk_id) as semantic_rank
-        from private.vector_candidates(query_embedding, nearest) as v
-       where v.similarity >= semantic_floor
-    ),
-    fused as (
-      select coalesce(l.chunk_id, s.chunk_id) as chunk_id,
-             coalesce(l.language, s.language) as language,
-             greatest(coalesce(l.score, 0), coalesce(s.similarity, 0))::real as score,
-             coalesce(l.density, 0) as density,
-             coalesce(l.matched, '{}') as matched,
-             coalesce(1.0 / (rrf_k + l.lexical_rank), 0) + coalesce(1.0 / (rrf_k + s.semantic_rank), 0) as fusion
-        from lexical l
-        full join semantic s on s.chunk_id = l.chunk_id
-    ),
-    best as (
-      -- German passages first (another language only when no German passage passes); only the
-      -- best can end up among the five, near-duplicates included.
-      select f.*
-        from (select f0.*, bool_or(f0.language = 'de') over () as any_german from fused f0) f
-       where f.language = 'de' or not f.any_german
-       order by f.fusion desc, f.score desc, f.density desc, f.chunk_id
-       limit 4 * wanted
+    with best as (
+      select f.* from private.fused_candidates(terms, query_embedding, wanted) as f
     ),
     unique_passages as (
       select distinct on (u.fingerprint) u.*
@@ -765,11 +788,13 @@ revoke execute on function private.stand_ins(text), private.term_query(text), pr
   private.thesaurus_share(),
   private.lexical_candidates(private.search_term[], integer, real),
   private.vector_candidates(extensions.vector, integer),
+  private.fused_candidates(private.search_term[], extensions.vector, integer, real),
   private.passage_evidence(tsvector, private.search_term[]) from public, anon;
 grant execute on function private.stand_ins(text), private.term_query(text), private.search_terms(text, text),
   private.thesaurus_share(),
   private.lexical_candidates(private.search_term[], integer, real),
   private.vector_candidates(extensions.vector, integer),
+  private.fused_candidates(private.search_term[], extensions.vector, integer, real),
   private.passage_evidence(tsvector, private.search_term[]) to authenticated, service_role;
 
 -- Visitors reach the knowledge only through the coach function (service role); the admin search

@@ -101,6 +101,90 @@ describe('hybrid search', () => {
   });
 });
 
+describe('private.fused_candidates', () => {
+  interface Candidate extends Record<string, unknown> {
+    chunk_id: number;
+    score: number;
+    matched: string[];
+    fusion: number;
+  }
+  const terms = 'array(select t from private.search_terms($1, null) as t)';
+  const fused = (question: string, embedding: string | null, floor = 0.3) =>
+    run<Candidate>(fixture.db, actors.service, `select * from private.fused_candidates(${terms}, $2::extensions.vector, 5, $3)`, [question, embedding, floor]);
+  /** Each list's own ranking, as the two candidate functions give them. */
+  const lists = async (question: string, embedding: string, floor = 0.3) => ({
+    lexical: await run<{ chunk_id: number; score: number }>(
+      fixture.db,
+      actors.service,
+      `select l.chunk_id, l.score from private.lexical_candidates(${terms}, 5, $2) as l
+        where greatest(l.score, l.standalone) >= $2 order by l.score desc, l.density desc, l.chunk_id`,
+      [question, floor],
+    ),
+    vector: await run<{ chunk_id: number; similarity: number }>(
+      fixture.db,
+      actors.service,
+      'select chunk_id, similarity from private.vector_candidates($1::extensions.vector, 20) where similarity >= 0.45 order by similarity desc, chunk_id',
+      [embedding],
+    ),
+  });
+
+  // The lexical list and the embedding's overlap in part for the first question (the passage both
+  // find comes first), and the second finds a passage by its embedding alone.
+  it.each(['Macht Alkohol am Abend müde?', 'Ist ein Glas Wein gut zum Einschlafen?'])(
+    'counts 1 / (60 + rank) from each list a passage is in, best first, with the better of score and similarity: %s',
+    async (question) => {
+    const embedding = literal(question);
+    const { lexical, vector } = await lists(question, embedding);
+    expect(vector.length).toBeGreaterThan(0);
+    const expected = new Map<number, { fusion: number; score: number }>();
+    for (const [index, row] of lexical.entries()) expected.set(row.chunk_id, { fusion: 1 / (61 + index), score: row.score });
+    for (const [index, row] of vector.entries()) {
+      const known = expected.get(row.chunk_id);
+      expected.set(row.chunk_id, {
+        fusion: (known?.fusion ?? 0) + 1 / (61 + index),
+        score: Math.max(known?.score ?? 0, row.similarity),
+      });
+    }
+    const rows = await fused(question, embedding);
+    expect(new Set(rows.map((row) => row.chunk_id))).toEqual(new Set(expected.keys()));
+    for (const row of rows) {
+      expect(row.fusion).toBeCloseTo(expected.get(row.chunk_id)?.fusion ?? Number.NaN, 9);
+      expect(row.score).toBeCloseTo(expected.get(row.chunk_id)?.score ?? Number.NaN, 5);
+    }
+    expect(rows.map((row) => row.fusion)).toEqual([...rows.map((row) => row.fusion)].sort((a, b) => b - a));
+    // What only the embedding found holds none of the question's terms.
+    const lexicalIds = new Set(lexical.map((row) => row.chunk_id));
+    for (const row of rows.filter((candidate) => !lexicalIds.has(candidate.chunk_id))) expect(row.matched).toEqual([]);
+    const vectorIds = new Set(vector.map((row) => row.chunk_id));
+    if (lexical.length > 0) {
+      // Somewhere the two lists agree, and that passage leads, ahead of the lexical list's own first.
+      expect(lexicalIds.has(rows[0]?.chunk_id ?? -1) && vectorIds.has(rows[0]?.chunk_id ?? -1)).toBe(true);
+      expect(rows[0]?.chunk_id).not.toBe(lexical[0]?.chunk_id);
+    } else {
+      expect(rows.map((row) => row.chunk_id)).toEqual(vector.map((row) => row.chunk_id));
+    }
+  });
+
+  it('is the lexical ranking alone without an embedding, and keeps nothing below the floor', async () => {
+    const question = 'Wie lange wirkt Koffein?';
+    const rows = await fused(question, null);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const [index, row] of rows.entries()) expect(row.fusion).toBeCloseTo(1 / (61 + index), 9);
+    expect(rows.every((row) => row.matched.length > 0)).toBe(true);
+    expect(await fused(question, null, 1.01)).toEqual([]);
+  });
+
+  it('returns at most four times the passages wanted, so near-duplicates can still be dropped', async () => {
+    const [row] = await run<{ n: number }>(
+      fixture.db,
+      actors.service,
+      `select count(*)::int as n from private.fused_candidates(${terms}, $2::extensions.vector, 1)`,
+      ['Schlaf Abend Nachmittag Koffein Alkohol', literal('Schlaf Abend Nachmittag Koffein Alkohol')],
+    );
+    expect(row?.n).toBeLessThanOrEqual(4);
+  });
+});
+
 describe('search speed with and without vectors', () => {
   // bench:search measures the time; this pins what it depends on: search_knowledge runs with
   // enable_seqscan off, its nearest-neighbour side walks the HNSW index and its full-text side the
