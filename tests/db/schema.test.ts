@@ -465,6 +465,29 @@ describe('docs/database.md', () => {
     expect(rows.map((row) => row.name).filter((name) => !documented.has(name))).toEqual([]);
   });
 
+  it('writes a function’s parameters as the function names them', async () => {
+    const page = await readFile(new URL('../../docs/database.md', import.meta.url), 'utf8');
+    // `private.minute_retry_after(p_count, …)` or `search_knowledge(query text, …)`: the first word of each part.
+    const written = [...page.matchAll(/`(?:(?:public|private)\.)?(\w+)\(([^)`]+)\)`/g)]
+      .map(([, name = '', list = '']) => ({ name, parameters: list.split(',').map((part) => part.trim().split(/\s+/)[0] ?? '') }))
+      .filter(({ parameters }) => !parameters.includes('…'));
+    expect(written.length).toBeGreaterThan(20);
+    const { rows } = await fixture.db.query<{ name: string; parameters: string[] }>(
+      `select p.proname as name,
+              coalesce((select array_agg(a.name order by a.position)
+                          from unnest(p.proargnames, p.proargmodes) with ordinality as a(name, mode, position)
+                         where coalesce(a.mode, 'i') in ('i', 'b', 'v') and a.name is not null), '{}') as parameters
+         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname in ('public', 'private')`,
+    );
+    const wrong = written.flatMap(({ name, parameters }) => {
+      const overloads = rows.filter((row) => row.name === name);
+      const right = overloads.length === 0 || overloads.some((row) => row.parameters.join(', ') === parameters.join(', '));
+      return right ? [] : [`${name}(${parameters.join(', ')}) is ${overloads.map((row) => `${name}(${row.parameters.join(', ')})`).join(' or ')}`];
+    });
+    expect(wrong).toEqual([]);
+  });
+
   it('names every migration, and every migration starts with a header saying what it holds', async () => {
     const migrations = await listMigrations();
     expect(migrations.filter((name) => !documented.has(name))).toEqual([]);
