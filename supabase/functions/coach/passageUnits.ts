@@ -6,7 +6,7 @@
  * The database stems (private.german_lexemes(): German spelling normalised, then Snowball's German
  * stemmer); its lexemes are the beginnings of the words as `foldGerman` writes them, which is how
  * a unit is checked for a word here without a second stemmer. The spelling rule is the database's
- * private.german_spelling(); tests/db/searchTerms.test.ts keeps the two equal.
+ * private.german_spelling(); tests/db/germanText.test.ts keeps the two equal.
  */
 
 export type UnitKind = 'prose' | 'entry' | 'row';
