@@ -48,7 +48,9 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
       return errorResponse(400, sttMessages.empty, 'empty_audio');
     }
     const result = await transcribe(provider, check.utterance, { signal: request.signal, previousText: previousTextOf(request) });
-    await gate.settle(result.ok || result.billed ? check.utterance.seconds : 0);
+    // The stream slot is given back while the seconds are settled: two round trips at once, on
+    // the way to the visitor's words.
+    await Promise.all([gate.settle(result.ok || result.billed ? check.utterance.seconds : 0), gate.release()]);
     if (!result.ok) return errorResponse(502, sttMessages.failed, 'provider_error');
     return json(200, { text: result.text });
   } finally {
