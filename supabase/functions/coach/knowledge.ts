@@ -176,11 +176,13 @@ export async function findPassages(
   const unneeded = new AbortController();
   const embeddingSignal = AbortSignal.any([signal, unneeded.signal]);
   const embedding = admitted.then((ok) => (ok && !embeddingSignal.aborted ? questionEmbedding(provider, request, embeddingSignal) : null));
+  // Whether any passage has an embedding is asked alongside the lexical search, not after it: it is
+  // on the way to an answer that is not confident.
+  const embedded = anyEmbeddedPassage(supabase);
+  embedded.catch(() => undefined);
   try {
     const lexical = await searchPassages(supabase, request);
-    // Asked only now: a confident answer needs no vector half, and otherwise the embedding takes
-    // longer than this look anyway.
-    if ((lexical[0]?.score ?? 0) >= CONFIDENT_SCORE || !(await anyEmbeddedPassage(supabase))) return lexical;
+    if ((lexical[0]?.score ?? 0) >= CONFIDENT_SCORE || !(await embedded)) return lexical;
     const vector = await embedding;
     return vector === null ? lexical : await searchPassages(supabase, request, vector);
   } finally {

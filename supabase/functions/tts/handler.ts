@@ -48,6 +48,23 @@ function audioResponse(
 }
 
 /**
+ * `audio` as the response's body, with the spend settled at `characters` while it streams (the
+ * settlement is a database round trip that need not come before the first byte) and the client's
+ * slot released once the audio has streamed and the settlement is done.
+ */
+function settledWhileStreaming(
+  audio: ReadableStream<Uint8Array>,
+  gate: Spending & { release: () => Promise<void> },
+  characters: number,
+): ReadableStream<Uint8Array> {
+  const settled = gate.settle(characters);
+  return untilStreamed(audio, async () => {
+    await settled;
+    await gate.release();
+  });
+}
+
+/**
  * The cached take of this text and voice, or a fresh one that is stored for the next visitor. Both
  * stream from their first bytes (the greeting starts as soon as they arrive) and hold the client's
  * slot until they have streamed.
@@ -70,21 +87,22 @@ async function cachedSpeech(
   const stored = await openCachedAudio(supabase, key);
   const cached = stored ? await streamUnlessEmpty(stored).catch(() => null) : null;
   if (cached) {
-    await gate.settle(0);
     handOver();
-    return audioResponse(untilStreamed(cached, gate.release), speech.format, voice, 'hit');
+    return audioResponse(settledWhileStreaming(cached, gate, 0), speech.format, voice, 'hit');
   }
 
   const synthesis = await synthesize(provider, speech);
-  await gate.settle(synthesis.ok || synthesis.billed ? speech.text.length : 0);
-  if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
+  if (!synthesis.ok) {
+    await gate.settle(synthesis.billed ? speech.text.length : 0);
+    return errorResponse(502, synthesis.message, synthesis.code);
+  }
   // Stored once the provider's stream has ended, before the response ends (audioStream.ts); a
   // failed store only means the next request synthesises again.
   const audio = storeWhileStreaming(synthesis.audio, async (complete) => {
     if (await storeCachedAudio(supabase, key, complete, CONTENT_TYPES[speech.format])) await pruneTtsCache(supabase, key);
   });
   handOver();
-  return audioResponse(untilStreamed(audio, gate.release), speech.format, voice, 'miss');
+  return audioResponse(settledWhileStreaming(audio, gate, speech.text.length), speech.format, voice, 'miss');
 }
 
 export async function handle(request: Request, env: Record<string, string>): Promise<Response> {
@@ -163,8 +181,10 @@ async function synthesis(
   }
 
   const synthesis = await synthesize(provider, speech);
-  await gate.settle(synthesis.ok || synthesis.billed ? tts.text.length : 0);
-  if (!synthesis.ok) return errorResponse(502, synthesis.message, synthesis.code);
+  if (!synthesis.ok) {
+    await gate.settle(synthesis.billed ? tts.text.length : 0);
+    return errorResponse(502, synthesis.message, synthesis.code);
+  }
   handOver();
-  return audioResponse(untilStreamed(synthesis.audio, gate.release), tts.format, voice, null);
+  return audioResponse(settledWhileStreaming(synthesis.audio, gate, tts.text.length), tts.format, voice, null);
 }
