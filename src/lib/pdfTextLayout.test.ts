@@ -126,6 +126,25 @@ describe('pageText: units and cells', () => {
       '-r, --rekursiv\tSichert auch alle Unterordner des angegebenen Ordners, beliebig tief verschachtelt.\n--komprimieren\tPackt die Sicherung.',
     );
   });
+
+  it('starts a new entry at a term too wide for the column of terms, its description below it', () => {
+    const items = [
+      placed('Diese Variablen gelten, wenn weder die Kommandozeile noch die Datei etwas anderes sagen.', 50, 724, 300, true),
+      placed('ZIEL', 50, 700, 20),
+      placed('Sicherungsziel, wenn weder die Kommandozeile noch die Datei eines nennen.', 128, 700, 222, true),
+      placed('SICHERN_PASSWORT', 50, 688, 90, true),
+      placed('Passwort für verschlüsselte Stände.', 128, 676, 130, true),
+      placed('KONFIG', 50, 664, 30),
+      placed('Pfad einer anderen Konfigurationsdatei, der über das Ende der Zeile', 128, 664, 222, true),
+      placed('hinausgeht.', 128, 652, 40),
+    ];
+    expect(pageText(items)).toBe(
+      'Diese Variablen gelten, wenn weder die Kommandozeile noch die Datei etwas anderes sagen.\n\n' +
+        'ZIEL\tSicherungsziel, wenn weder die Kommandozeile noch die Datei eines nennen.\n' +
+        'SICHERN_PASSWORT\tPasswort für verschlüsselte Stände.\n' +
+        'KONFIG\tPfad einer anderen Konfigurationsdatei, der über das Ende der Zeile hinausgeht.',
+    );
+  });
 });
 
 describe('joinUnit', () => {

@@ -38,6 +38,8 @@ interface Line {
   /** Where the line's text starts and ends on the x axis; NaN when the runs have no widths. */
   left: number;
   right: number;
+  /** Where the line's last table cell starts (its left when it has one cell); NaN without widths. */
+  cellLeft: number;
 }
 
 /** A gap between two runs on a line this many font heights wide separates table cells. */
@@ -95,12 +97,14 @@ function collectLines(items: readonly PdfTextItem[]): Line[] {
   let height = 0;
   let left = Number.NaN;
   let right = Number.NaN;
+  let cellLeft = Number.NaN;
   const endLine = () => {
     const text = normaliseLine(parts.join(''));
-    if (text !== '') lines.push({ text, y, height, left, right });
+    if (text !== '') lines.push({ text, y, height, left, right, cellLeft });
     parts = [];
     left = Number.NaN;
     right = Number.NaN;
+    cellLeft = Number.NaN;
   };
   for (const item of items) {
     if (!isRun(item)) continue;
@@ -115,8 +119,11 @@ function collectLines(items: readonly PdfTextItem[]): Line[] {
         y = itemY;
         height = itemHeight;
         left = measured ? x : Number.NaN;
+        cellLeft = left;
       } else if (measured && !Number.isNaN(right)) {
-        parts.push(separator(parts.join(''), x - right, Math.max(itemHeight, height, 1)));
+        const gap = separator(parts.join(''), x - right, Math.max(itemHeight, height, 1));
+        if (gap === '\t') cellLeft = x;
+        parts.push(gap);
       }
       parts.push(item.str);
       right = measured ? x + (item.width ?? 0) : Number.NaN;
@@ -138,23 +145,34 @@ function separator(before: string, gap: number, height: number): string {
   return gap >= WORD_GAP * height ? ' ' : '';
 }
 
+/** One word without a sentence's punctuation: a term of a list ("SICHERN_PASSWORT"). */
+const isTerm = (text: string): boolean => /^[^\s.,;:!?]+$/u.test(text);
+
 /**
  * Whether `line` goes on the unit of the line before it: it starts no list entry, the two are not
- * two rows of a table, and its first word would not have fit at the end of the line before (or it
- * is an option's description indented below the option). Lines without widths never do.
+ * two rows of a table, it is no term on its own left of a row's last cell (a wrapped cell goes on
+ * below itself; a term at the first column starts the next entry of a list), and its first word
+ * would not have fit at the end of the line before (or it is a description indented below its
+ * option or term). Lines without widths never do.
  */
 function continues(before: Line, line: Line, rightEdge: number): boolean {
   if (Number.isNaN(before.right) || Number.isNaN(line.left) || entryStart.test(line.text)) return false;
   if (before.text.includes('\t') && line.text.includes('\t')) return false;
+  if (before.text.includes('\t') && line.left < before.cellLeft - before.height && isTerm(line.text)) return false;
   if (describes(before, line)) return true;
   const firstWord = /^\S+/u.exec(line.text)?.[0] ?? '';
   const charWidth = (line.right - line.left) / Math.max(1, line.text.length);
   return before.right + (firstWord.length + 1) * charWidth > rightEdge - 0.5 * before.height;
 }
 
-/** An option or term on a line of its own and its description indented below it. */
+/**
+ * An option or a term (isTerm: too wide for the column of terms) on a line of its own and its
+ * description indented below it.
+ */
 const describes = (before: Line, line: Line): boolean =>
-  entryStart.test(before.text) && !before.text.includes('\t') && line.left > before.left + 2 * before.height;
+  (entryStart.test(before.text) || isTerm(before.text)) &&
+  !before.text.includes('\t') &&
+  line.left > before.left + 2 * before.height;
 
 /** Two pieces of one unit joined: hyphenation at the end of the first undone, else a space. */
 export function joinUnit(first: string, second: string): string {
