@@ -127,6 +127,34 @@ describe('pageText: units and cells', () => {
     );
   });
 
+  it('starts a new unit at a line left of a wrapped line before it: the next term of a list', () => {
+    const items = [
+      placed('Diese Befehle kennt das Programm, jeder mit seinen Argumenten und einer kurzen Erklärung.', 50, 724, 300, true),
+      placed('liste', 50, 700, 20),
+      placed('Zeigt alle vorhandenen Stände mit Datum und Größe, den', 128, 700, 222, true),
+      placed('neuesten zuerst, mit allem, was zu jedem Stand gehört.', 128, 688, 210, true),
+      placed('SICHERN_PASSWORT', 50, 676, 60),
+      placed('Passwort für verschlüsselte Stände, nur in geschützten Skripten zu', 128, 676, 215, true),
+      placed('verwenden.', 128, 664, 40, true),
+      placed('wiederherstellen STAND [ZIEL]', 50, 652, 120, true),
+      placed('Schreibt den Stand STAND in das Verzeichnis ZIEL zurück.', 128, 640, 200, true),
+    ];
+    expect(pageText(items)).toBe(
+      'Diese Befehle kennt das Programm, jeder mit seinen Argumenten und einer kurzen Erklärung.\n\n' +
+        'liste\tZeigt alle vorhandenen Stände mit Datum und Größe, den neuesten zuerst, mit allem, was zu jedem Stand gehört.\n' +
+        'SICHERN_PASSWORT\tPasswort für verschlüsselte Stände, nur in geschützten Skripten zu verwenden.\n' +
+        'wiederherstellen STAND [ZIEL]\tSchreibt den Stand STAND in das Verzeichnis ZIEL zurück.',
+    );
+  });
+
+  it('joins a paragraph\'s lines after an indented first line', () => {
+    const items = [
+      placed('Ein Absatz, dessen erste Zeile eingerückt ist, wie es der Satz', 70, 700, 280, true),
+      placed('deutscher Bücher will, und der in der nächsten Zeile weitergeht.', 50, 688, 300, true),
+    ];
+    expect(pageText(items)).toBe('Ein Absatz, dessen erste Zeile eingerückt ist, wie es der Satz deutscher Bücher will, und der in der nächsten Zeile weitergeht.');
+  });
+
   it('starts a new entry at a term too wide for the column of terms, its description below it', () => {
     const items = [
       placed('Diese Variablen gelten, wenn weder die Kommandozeile noch die Datei etwas anderes sagen.', 50, 724, 300, true),

@@ -155,22 +155,29 @@ const isTerm = (text: string): boolean => /^[^\s.,;:!?]+$/u.test(text);
  * would not have fit at the end of the line before (or it is a description indented below its
  * option or term). Lines without widths never do.
  */
-function continues(before: Line, line: Line, rightEdge: number): boolean {
+function continues(before: Line, line: Line, rightEdge: number, beforeContinued: boolean, beforeTerm: boolean): boolean {
   if (Number.isNaN(before.right) || Number.isNaN(line.left) || entryStart.test(line.text)) return false;
+  if (beforeContinued && outdented(before, line)) return false;
   if (before.text.includes('\t') && line.text.includes('\t')) return false;
   if (before.text.includes('\t') && line.left < before.cellLeft - before.height && isTerm(line.text)) return false;
-  if (describes(before, line)) return true;
+  if (describes(before, line, beforeTerm)) return true;
   const firstWord = /^\S+/u.exec(line.text)?.[0] ?? '';
   const charWidth = (line.right - line.left) / Math.max(1, line.text.length);
   return before.right + (firstWord.length + 1) * charWidth > rightEdge - 0.5 * before.height;
 }
 
 /**
- * An option or a term (isTerm: too wide for the column of terms) on a line of its own and its
- * description indented below it.
+ * A wrapped unit's lines after its first start at one left edge (only a first line may be
+ * indented): a line left of a continued line starts the next unit (a list's next term).
  */
-const describes = (before: Line, line: Line): boolean =>
-  (entryStart.test(before.text) || isTerm(before.text)) &&
+const outdented = (before: Line, line: Line): boolean => line.left < before.left - before.height;
+
+/**
+ * An option or a term (isTerm: too wide for the column of terms; `term`: a line that started left
+ * of the wrapped description before it) on a line of its own and its description indented below it.
+ */
+const describes = (before: Line, line: Line, term = false): boolean =>
+  (entryStart.test(before.text) || isTerm(before.text) || term) &&
   !before.text.includes('\t') &&
   line.left > before.left + 2 * before.height;
 
@@ -199,6 +206,10 @@ export function pageText(items: readonly PdfTextItem[]): string {
     Number.NEGATIVE_INFINITY,
   );
   let text = '';
+  // Whether the line before went on the unit of the line before it; whether it started left of
+  // that line after a wrapped one (a term whose description may follow indented).
+  let continued = false;
+  let term = false;
   lines.forEach((line, i) => {
     const before = lines[i - 1];
     if (before === undefined) {
@@ -207,13 +218,17 @@ export function pageText(items: readonly PdfTextItem[]): string {
     }
     const step = steps[i - 1] ?? 0;
     // A wide gap starts a block; a jump upwards (next column, a footer drawn first) too.
-    if (step > spacing * 1.4 || step < -0.5 * usualHeight) text += `\n\n${line.text}`;
-    else if (continues(before, line, rightEdge)) {
+    const block = step > spacing * 1.4 || step < -0.5 * usualHeight;
+    const joins = !block && continues(before, line, rightEdge, continued, term);
+    if (block) text += `\n\n${line.text}`;
+    else if (joins) {
       const cut = text.lastIndexOf('\n') + 1;
       // An option on a line of its own and its description below it are one entry of two cells.
-      const cell = describes(before, line);
+      const cell = describes(before, line, term);
       text = text.slice(0, cut) + (cell ? `${text.slice(cut)}\t${line.text}` : joinUnit(text.slice(cut), line.text));
     } else text += `\n${line.text}`;
+    term = !block && continued && !joins && outdented(before, line);
+    continued = joins;
   });
   return text.normalize('NFC');
 }
