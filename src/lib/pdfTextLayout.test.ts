@@ -147,6 +147,26 @@ describe('pageText: units and cells', () => {
     );
   });
 
+  it('reads a justified line whose spaces were stretched as wide as cell gaps as prose, a table row not', () => {
+    const items = [
+      placed('Einstellungen stehen in der Datei ~/.config/sichern/sichern.conf,', 50, 712, 220),
+      placed('unter', 285, 712, 20),
+      placed('Windows', 320, 712, 30, true),
+      placed('~/.config/sichern/sichern.conf,', 50, 700, 190),
+      placed('unter', 255, 700, 20),
+      placed('Windows', 290, 700, 30),
+      placed('in', 335, 700, 15, true),
+      placed('in %APPDATA%\\sichern.conf. Jede Zeile hat die Form schluessel = wert.', 50, 688, 250, true),
+      placed('ziel', 50, 664, 15),
+      placed('(keiner)', 150, 664, 35),
+      placed('Sicherungsziel, etwa sftp://nas/sicherung', 250, 664, 100, true),
+    ];
+    expect(pageText(items)).toBe(
+      'Einstellungen stehen in der Datei ~/.config/sichern/sichern.conf, unter Windows ~/.config/sichern/sichern.conf, unter Windows in in %APPDATA%\\sichern.conf. Jede Zeile hat die Form schluessel = wert.\n\n' +
+        'ziel\t(keiner)\tSicherungsziel, etwa sftp://nas/sicherung',
+    );
+  });
+
   it('joins a paragraph\'s lines after an indented first line', () => {
     const items = [
       placed('Ein Absatz, dessen erste Zeile eingerückt ist, wie es der Satz', 70, 700, 280, true),

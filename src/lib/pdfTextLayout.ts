@@ -40,6 +40,8 @@ interface Line {
   right: number;
   /** Where the line's last table cell starts (its left when it has one cell); NaN without widths. */
   cellLeft: number;
+  /** The widths of the gaps read as cell breaks. */
+  cellGaps: number[];
 }
 
 /** A gap between two runs on a line this many font heights wide separates table cells. */
@@ -98,13 +100,15 @@ function collectLines(items: readonly PdfTextItem[]): Line[] {
   let left = Number.NaN;
   let right = Number.NaN;
   let cellLeft = Number.NaN;
+  let cellGaps: number[] = [];
   const endLine = () => {
     const text = normaliseLine(parts.join(''));
-    if (text !== '') lines.push({ text, y, height, left, right, cellLeft });
+    if (text !== '') lines.push({ text, y, height, left, right, cellLeft, cellGaps });
     parts = [];
     left = Number.NaN;
     right = Number.NaN;
     cellLeft = Number.NaN;
+    cellGaps = [];
   };
   for (const item of items) {
     if (!isRun(item)) continue;
@@ -122,7 +126,10 @@ function collectLines(items: readonly PdfTextItem[]): Line[] {
         cellLeft = left;
       } else if (measured && !Number.isNaN(right)) {
         const gap = separator(parts.join(''), x - right, Math.max(itemHeight, height, 1));
-        if (gap === '\t') cellLeft = x;
+        if (gap === '\t') {
+          cellLeft = x;
+          cellGaps.push(x - right);
+        }
         parts.push(gap);
       }
       parts.push(item.str);
@@ -143,6 +150,20 @@ function separator(before: string, gap: number, height: number): string {
   // A list marker keeps its text beside it as one cell ("•  Text", "1.  Text").
   if (gap >= CELL_GAP * height && !/^\s*(?:[•·▪◦‣∙●○■□►▸*–—-]|\d{1,2}[.)]|[a-z][.)])$/u.test(before)) return '\t';
   return gap >= WORD_GAP * height ? ' ' : '';
+}
+
+/**
+ * A line of justified prose whose word spaces were stretched as wide as cell gaps (a long word
+ * that could not be hyphenated left few spaces to stretch): it reaches the right edge of the text,
+ * its gaps are all equally wide, as justification makes them (a table's gaps follow the lengths of
+ * its cells), and its cells are single words (every space was stretched) or start with prose (four
+ * words or more, set as one run by the reader).
+ */
+function justified(line: Line, rightEdge: number): boolean {
+  if (line.cellGaps.length < 2 || Number.isNaN(line.right) || line.right < rightEdge - line.height) return false;
+  const cells = line.text.split('\t');
+  if (!cells.every((cell) => !cell.includes(' ')) && (cells[0] ?? '').split(' ').length < 4) return false;
+  return Math.max(...line.cellGaps) - Math.min(...line.cellGaps) <= 0.1 * line.height;
 }
 
 /** One word without a sentence's punctuation: a term of a list ("SICHERN_PASSWORT"). */
@@ -205,6 +226,12 @@ export function pageText(items: readonly PdfTextItem[]): string {
     ...lines.filter((line) => !line.text.includes('\t')).map((line) => line.right).filter((right) => !Number.isNaN(right)),
     Number.NEGATIVE_INFINITY,
   );
+  for (const line of lines) {
+    if (justified(line, rightEdge)) {
+      line.text = line.text.replace(/\t/gu, ' ');
+      line.cellLeft = line.left;
+    }
+  }
   let text = '';
   // Whether the line before went on the unit of the line before it; whether it started left of
   // that line after a wrapped one (a term whose description may follow indented).
