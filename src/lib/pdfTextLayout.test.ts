@@ -167,6 +167,20 @@ describe('pageText: units and cells', () => {
     );
   });
 
+  it('reads a few words on a line of their own and a line indented far below them as a term and its description', () => {
+    const items = [
+      placed('Kaffee zu kalt', 50, 700, 60, true),
+      placed('Brühtemperatur auf „hoch“ stellen.', 128, 688, 140, true),
+      placed('Kaffee zu wässrig', 50, 676, 50),
+      placed('Mahlgrad feiner stellen.', 128, 676, 100, true),
+      placed('Ein neuer Abschnitt', 50, 652, 80, true),
+      placed('mit einer eingerückten ersten Zeile.', 70, 640, 150),
+    ];
+    expect(pageText(items)).toBe(
+      'Kaffee zu kalt\tBrühtemperatur auf „hoch“ stellen.\nKaffee zu wässrig\tMahlgrad feiner stellen.\n\nEin neuer Abschnitt\nmit einer eingerückten ersten Zeile.',
+    );
+  });
+
   it('joins a paragraph\'s lines after an indented first line', () => {
     const items = [
       placed('Ein Absatz, dessen erste Zeile eingerückt ist, wie es der Satz', 70, 700, 280, true),

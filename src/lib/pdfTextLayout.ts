@@ -195,10 +195,15 @@ const outdented = (before: Line, line: Line): boolean => line.left < before.left
 
 /**
  * An option or a term (isTerm: too wide for the column of terms; `term`: a line that started left
- * of the wrapped description before it) on a line of its own and its description indented below it.
+ * of the wrapped description before it; a few words without a sentence's punctuation with a line
+ * indented by more than a paragraph's first line below them) on a line of its own and its
+ * description indented below it.
  */
 const describes = (before: Line, line: Line, term = false): boolean =>
-  (entryStart.test(before.text) || isTerm(before.text) || term) &&
+  (entryStart.test(before.text) ||
+    isTerm(before.text) ||
+    term ||
+    (/^[^.,;:!?]+$/u.test(before.text) && before.text.split(' ').length <= 6 && line.left > before.left + 4 * before.height)) &&
   !before.text.includes('\t') &&
   line.left > before.left + 2 * before.height;
 
