@@ -126,6 +126,87 @@ describe('pageText: units and cells', () => {
       '-r, --rekursiv\tSichert auch alle Unterordner des angegebenen Ordners, beliebig tief verschachtelt.\n--komprimieren\tPackt die Sicherung.',
     );
   });
+
+  it('starts a new unit at a line left of a wrapped line before it: the next term of a list', () => {
+    const items = [
+      placed('Diese Befehle kennt das Programm, jeder mit seinen Argumenten und einer kurzen Erklärung.', 50, 724, 300, true),
+      placed('liste', 50, 700, 20),
+      placed('Zeigt alle vorhandenen Stände mit Datum und Größe, den', 128, 700, 222, true),
+      placed('neuesten zuerst, mit allem, was zu jedem Stand gehört.', 128, 688, 210, true),
+      placed('SICHERN_PASSWORT', 50, 676, 60),
+      placed('Passwort für verschlüsselte Stände, nur in geschützten Skripten zu', 128, 676, 215, true),
+      placed('verwenden.', 128, 664, 40, true),
+      placed('wiederherstellen STAND [ZIEL]', 50, 652, 120, true),
+      placed('Schreibt den Stand STAND in das Verzeichnis ZIEL zurück.', 128, 640, 200, true),
+    ];
+    expect(pageText(items)).toBe(
+      'Diese Befehle kennt das Programm, jeder mit seinen Argumenten und einer kurzen Erklärung.\n\n' +
+        'liste\tZeigt alle vorhandenen Stände mit Datum und Größe, den neuesten zuerst, mit allem, was zu jedem Stand gehört.\n' +
+        'SICHERN_PASSWORT\tPasswort für verschlüsselte Stände, nur in geschützten Skripten zu verwenden.\n' +
+        'wiederherstellen STAND [ZIEL]\tSchreibt den Stand STAND in das Verzeichnis ZIEL zurück.',
+    );
+  });
+
+  it('reads a justified line whose spaces were stretched as wide as cell gaps as prose, a table row not', () => {
+    const items = [
+      placed('Einstellungen stehen in der Datei ~/.config/sichern/sichern.conf,', 50, 712, 220),
+      placed('unter', 285, 712, 20),
+      placed('Windows', 320, 712, 30, true),
+      placed('~/.config/sichern/sichern.conf,', 50, 700, 190),
+      placed('unter', 255, 700, 20),
+      placed('Windows', 290, 700, 30),
+      placed('in', 335, 700, 15, true),
+      placed('in %APPDATA%\\sichern.conf. Jede Zeile hat die Form schluessel = wert.', 50, 688, 250, true),
+      placed('ziel', 50, 664, 15),
+      placed('(keiner)', 150, 664, 35),
+      placed('Sicherungsziel, etwa sftp://nas/sicherung', 250, 664, 100, true),
+    ];
+    expect(pageText(items)).toBe(
+      'Einstellungen stehen in der Datei ~/.config/sichern/sichern.conf, unter Windows ~/.config/sichern/sichern.conf, unter Windows in in %APPDATA%\\sichern.conf. Jede Zeile hat die Form schluessel = wert.\n\n' +
+        'ziel\t(keiner)\tSicherungsziel, etwa sftp://nas/sicherung',
+    );
+  });
+
+  it('reads a few words on a line of their own and a line indented far below them as a term and its description', () => {
+    const items = [
+      placed('Kaffee zu kalt', 50, 700, 60, true),
+      placed('Brühtemperatur auf „hoch“ stellen.', 128, 688, 140, true),
+      placed('Kaffee zu wässrig', 50, 676, 50),
+      placed('Mahlgrad feiner stellen.', 128, 676, 100, true),
+      placed('Ein neuer Abschnitt', 50, 652, 80, true),
+      placed('mit einer eingerückten ersten Zeile.', 70, 640, 150),
+    ];
+    expect(pageText(items)).toBe(
+      'Kaffee zu kalt\tBrühtemperatur auf „hoch“ stellen.\nKaffee zu wässrig\tMahlgrad feiner stellen.\n\nEin neuer Abschnitt\nmit einer eingerückten ersten Zeile.',
+    );
+  });
+
+  it('joins a paragraph\'s lines after an indented first line', () => {
+    const items = [
+      placed('Ein Absatz, dessen erste Zeile eingerückt ist, wie es der Satz', 70, 700, 280, true),
+      placed('deutscher Bücher will, und der in der nächsten Zeile weitergeht.', 50, 688, 300, true),
+    ];
+    expect(pageText(items)).toBe('Ein Absatz, dessen erste Zeile eingerückt ist, wie es der Satz deutscher Bücher will, und der in der nächsten Zeile weitergeht.');
+  });
+
+  it('starts a new entry at a term too wide for the column of terms, its description below it', () => {
+    const items = [
+      placed('Diese Variablen gelten, wenn weder die Kommandozeile noch die Datei etwas anderes sagen.', 50, 724, 300, true),
+      placed('ZIEL', 50, 700, 20),
+      placed('Sicherungsziel, wenn weder die Kommandozeile noch die Datei eines nennen.', 128, 700, 222, true),
+      placed('SICHERN_PASSWORT', 50, 688, 90, true),
+      placed('Passwort für verschlüsselte Stände.', 128, 676, 130, true),
+      placed('KONFIG', 50, 664, 30),
+      placed('Pfad einer anderen Konfigurationsdatei, der über das Ende der Zeile', 128, 664, 222, true),
+      placed('hinausgeht.', 128, 652, 40),
+    ];
+    expect(pageText(items)).toBe(
+      'Diese Variablen gelten, wenn weder die Kommandozeile noch die Datei etwas anderes sagen.\n\n' +
+        'ZIEL\tSicherungsziel, wenn weder die Kommandozeile noch die Datei eines nennen.\n' +
+        'SICHERN_PASSWORT\tPasswort für verschlüsselte Stände.\n' +
+        'KONFIG\tPfad einer anderen Konfigurationsdatei, der über das Ende der Zeile hinausgeht.',
+    );
+  });
 });
 
 describe('joinUnit', () => {

@@ -38,6 +38,10 @@ interface Line {
   /** Where the line's text starts and ends on the x axis; NaN when the runs have no widths. */
   left: number;
   right: number;
+  /** Where the line's last table cell starts (its left when it has one cell); NaN without widths. */
+  cellLeft: number;
+  /** The widths of the gaps read as cell breaks. */
+  cellGaps: number[];
 }
 
 /** A gap between two runs on a line this many font heights wide separates table cells. */
@@ -95,12 +99,16 @@ function collectLines(items: readonly PdfTextItem[]): Line[] {
   let height = 0;
   let left = Number.NaN;
   let right = Number.NaN;
+  let cellLeft = Number.NaN;
+  let cellGaps: number[] = [];
   const endLine = () => {
     const text = normaliseLine(parts.join(''));
-    if (text !== '') lines.push({ text, y, height, left, right });
+    if (text !== '') lines.push({ text, y, height, left, right, cellLeft, cellGaps });
     parts = [];
     left = Number.NaN;
     right = Number.NaN;
+    cellLeft = Number.NaN;
+    cellGaps = [];
   };
   for (const item of items) {
     if (!isRun(item)) continue;
@@ -115,8 +123,14 @@ function collectLines(items: readonly PdfTextItem[]): Line[] {
         y = itemY;
         height = itemHeight;
         left = measured ? x : Number.NaN;
+        cellLeft = left;
       } else if (measured && !Number.isNaN(right)) {
-        parts.push(separator(parts.join(''), x - right, Math.max(itemHeight, height, 1)));
+        const gap = separator(parts.join(''), x - right, Math.max(itemHeight, height, 1));
+        if (gap === '\t') {
+          cellLeft = x;
+          cellGaps.push(x - right);
+        }
+        parts.push(gap);
       }
       parts.push(item.str);
       right = measured ? x + (item.width ?? 0) : Number.NaN;
@@ -139,22 +153,59 @@ function separator(before: string, gap: number, height: number): string {
 }
 
 /**
- * Whether `line` goes on the unit of the line before it: it starts no list entry, the two are not
- * two rows of a table, and its first word would not have fit at the end of the line before (or it
- * is an option's description indented below the option). Lines without widths never do.
+ * A line of justified prose whose word spaces were stretched as wide as cell gaps (a long word
+ * that could not be hyphenated left few spaces to stretch): it reaches the right edge of the text,
+ * its gaps are all equally wide, as justification makes them (a table's gaps follow the lengths of
+ * its cells), and its cells are single words (every space was stretched) or start with prose (four
+ * words or more, set as one run by the reader).
  */
-function continues(before: Line, line: Line, rightEdge: number): boolean {
+function justified(line: Line, rightEdge: number): boolean {
+  if (line.cellGaps.length < 2 || Number.isNaN(line.right) || line.right < rightEdge - line.height) return false;
+  const cells = line.text.split('\t');
+  if (!cells.every((cell) => !cell.includes(' ')) && (cells[0] ?? '').split(' ').length < 4) return false;
+  return Math.max(...line.cellGaps) - Math.min(...line.cellGaps) <= 0.1 * line.height;
+}
+
+/** One word without a sentence's punctuation: a term of a list ("SICHERN_PASSWORT"). */
+const isTerm = (text: string): boolean => /^[^\s.,;:!?]+$/u.test(text);
+
+/**
+ * Whether `line` goes on the unit of the line before it: it starts no list entry, the two are not
+ * two rows of a table, it is no term on its own left of a row's last cell (a wrapped cell goes on
+ * below itself; a term at the first column starts the next entry of a list), and its first word
+ * would not have fit at the end of the line before (or it is a description indented below its
+ * option or term). Lines without widths never do.
+ */
+function continues(before: Line, line: Line, rightEdge: number, beforeContinued: boolean, beforeTerm: boolean): boolean {
   if (Number.isNaN(before.right) || Number.isNaN(line.left) || entryStart.test(line.text)) return false;
+  if (beforeContinued && outdented(before, line)) return false;
   if (before.text.includes('\t') && line.text.includes('\t')) return false;
-  if (describes(before, line)) return true;
+  if (before.text.includes('\t') && line.left < before.cellLeft - before.height && isTerm(line.text)) return false;
+  if (describes(before, line, beforeTerm)) return true;
   const firstWord = /^\S+/u.exec(line.text)?.[0] ?? '';
   const charWidth = (line.right - line.left) / Math.max(1, line.text.length);
   return before.right + (firstWord.length + 1) * charWidth > rightEdge - 0.5 * before.height;
 }
 
-/** An option or term on a line of its own and its description indented below it. */
-const describes = (before: Line, line: Line): boolean =>
-  entryStart.test(before.text) && !before.text.includes('\t') && line.left > before.left + 2 * before.height;
+/**
+ * A wrapped unit's lines after its first start at one left edge (only a first line may be
+ * indented): a line left of a continued line starts the next unit (a list's next term).
+ */
+const outdented = (before: Line, line: Line): boolean => line.left < before.left - before.height;
+
+/**
+ * An option or a term (isTerm: too wide for the column of terms; `term`: a line that started left
+ * of the wrapped description before it; a few words without a sentence's punctuation with a line
+ * indented by more than a paragraph's first line below them) on a line of its own and its
+ * description indented below it.
+ */
+const describes = (before: Line, line: Line, term = false): boolean =>
+  (entryStart.test(before.text) ||
+    isTerm(before.text) ||
+    term ||
+    (/^[^.,;:!?]+$/u.test(before.text) && before.text.split(' ').length <= 6 && line.left > before.left + 4 * before.height)) &&
+  !before.text.includes('\t') &&
+  line.left > before.left + 2 * before.height;
 
 /** Two pieces of one unit joined: hyphenation at the end of the first undone, else a space. */
 export function joinUnit(first: string, second: string): string {
@@ -180,7 +231,17 @@ export function pageText(items: readonly PdfTextItem[]): string {
     ...lines.filter((line) => !line.text.includes('\t')).map((line) => line.right).filter((right) => !Number.isNaN(right)),
     Number.NEGATIVE_INFINITY,
   );
+  for (const line of lines) {
+    if (justified(line, rightEdge)) {
+      line.text = line.text.replace(/\t/gu, ' ');
+      line.cellLeft = line.left;
+    }
+  }
   let text = '';
+  // Whether the line before went on the unit of the line before it; whether it started left of
+  // that line after a wrapped one (a term whose description may follow indented).
+  let continued = false;
+  let term = false;
   lines.forEach((line, i) => {
     const before = lines[i - 1];
     if (before === undefined) {
@@ -189,13 +250,17 @@ export function pageText(items: readonly PdfTextItem[]): string {
     }
     const step = steps[i - 1] ?? 0;
     // A wide gap starts a block; a jump upwards (next column, a footer drawn first) too.
-    if (step > spacing * 1.4 || step < -0.5 * usualHeight) text += `\n\n${line.text}`;
-    else if (continues(before, line, rightEdge)) {
+    const block = step > spacing * 1.4 || step < -0.5 * usualHeight;
+    const joins = !block && continues(before, line, rightEdge, continued, term);
+    if (block) text += `\n\n${line.text}`;
+    else if (joins) {
       const cut = text.lastIndexOf('\n') + 1;
       // An option on a line of its own and its description below it are one entry of two cells.
-      const cell = describes(before, line);
+      const cell = describes(before, line, term);
       text = text.slice(0, cut) + (cell ? `${text.slice(cut)}\t${line.text}` : joinUnit(text.slice(cut), line.text));
     } else text += `\n${line.text}`;
+    term = !block && continued && !joins && outdented(before, line);
+    continued = joins;
   });
   return text.normalize('NFC');
 }

@@ -3,6 +3,7 @@
 --   public.search_knowledge(query, match_count, previous, query_embedding)
 --     1. private.search_terms()        the question's words, weighted, each with what stands for it
 --          private.question_words      words that ask rather than name a topic (weight 0)
+--          private.joined_codes()      codes written apart ("E 07" for "E07")
 --          private.stand_ins()         a word no passage has: the slip it is, or its known parts
 --          private.term_query()        the word, its synonyms and the compounds ending in it; for a
 --                                      word no passage holds, its thesaurus synonyms
@@ -377,8 +378,25 @@ as $$
 $$;
 
 
+-- Codes written apart: a visitor types or speaks "E 07" or "E-07" for the code "E07" of a
+-- manual's table. A word of one to three letters and a number after it, joined, when the
+-- knowledge base holds the code so joined; parts: the lexemes of the two pieces, which then say
+-- nothing on their own.
+create or replace function private.joined_codes(question text)
+returns table (lexeme text, parts text[])
+language sql
+stable
+set search_path = ''
+as $$
+  select distinct k.lexeme, array[lower(m[1]), m[2], '-' || m[2]]
+    from regexp_matches(left(coalesce(question, ''), 2000), '(?:^|[^[:alnum:]])([[:alpha:]]{1,3})(?: +|-)([0-9]{1,4})(?![[:alnum:]])', 'g') as m
+    join private.knowledge_terms k on k.lexeme = lower(m[1]) || m[2]
+$$;
+
+
 -- The question's terms: its words (and the previous user turn's, for a follow-up) through
--- private.german_lexemes(), at most 20 of them, each replaced by what stands in for it
+-- private.german_lexemes() with its codes written apart joined (private.joined_codes()), at most
+-- 20 of them, each replaced by what stands in for it
 -- (private.stand_ins(): a slip by the word meant, a compound by its known parts), expanded
 -- (private.term_query()) and weighted by how rare it is among all passages (BM25's idf).
 --
@@ -403,12 +421,22 @@ as $$
   with settings (noun_share, unknown_named, unknown_other, scene_share) as (
     values (1.5::real, 3.0::real, 1.0::real, 0.5::real)
   ),
+  codes as (
+    select c.lexeme, c.parts, c.n from private.joined_codes(question) with ordinality as c (lexeme, parts, n)
+  ),
   raw as (
     select v.lexeme, v.positions[1] as position, false as from_previous
       from unnest(private.german_lexemes(left(coalesce(question, ''), 2000))) as v
     union all
     select v.lexeme, 100000 + v.positions[1], true
       from unnest(private.german_lexemes(left(coalesce(previous, ''), 2000))) as v
+    union all
+    -- Codes written apart, joined ("E 07" – "E07"), right after the question's own words.
+    select c.lexeme, (1000 + c.n)::integer, false from codes c
+  ),
+  pieces as (
+    -- The pieces of a joined code, which weigh nothing on their own.
+    select distinct unnest(c.parts) as lexeme from codes c
   ),
   capitalised as (
     -- Words with a capital letter that does not start a sentence.
@@ -426,7 +454,8 @@ as $$
   ),
   limited as (
     select w.*,
-           exists (select from private.question_words q where q.lexeme = w.lexeme) as asks,
+           exists (select from private.question_words q where q.lexeme = w.lexeme)
+             or (not w.from_previous and exists (select from pieces p where p.lexeme = w.lexeme)) as asks,
            exists (select from private.context_words x where x.lexeme = w.lexeme) as scene,
            exists (select from capitalised c where c.lexeme = w.lexeme)
              and not exists (select from private.context_words x where x.lexeme = w.lexeme) as named
@@ -784,13 +813,13 @@ $$;
 comment on function public.search_knowledge(text, integer, text, extensions.vector) is
   'Passages of COMPLETED documents that answer a German question (weighted share of its terms at or above 0.3; slips, compounds and synonyms matched; fused with the passages nearest to query_embedding when given), best first; at most match_count (1..5, default 5). previous: the previous user turn for follow-ups.';
 
-revoke execute on function private.stand_ins(text), private.term_query(text), private.search_terms(text, text),
+revoke execute on function private.stand_ins(text), private.joined_codes(text), private.term_query(text), private.search_terms(text, text),
   private.thesaurus_share(),
   private.lexical_candidates(private.search_term[], integer, real),
   private.vector_candidates(extensions.vector, integer),
   private.fused_candidates(private.search_term[], extensions.vector, integer, real),
   private.passage_evidence(tsvector, private.search_term[]) from public, anon;
-grant execute on function private.stand_ins(text), private.term_query(text), private.search_terms(text, text),
+grant execute on function private.stand_ins(text), private.joined_codes(text), private.term_query(text), private.search_terms(text, text),
   private.thesaurus_share(),
   private.lexical_candidates(private.search_term[], integer, real),
   private.vector_candidates(extensions.vector, integer),

@@ -31,7 +31,7 @@ const manual = [
   'Wassertank',
   'Der Wassertank fasst 1,8 Liter. Greifen Sie nicht in das Mahlwerk. Die Kanne spülen Sie von Hand. ' +
     'Am Anfang jedes Monats, zu Beginn der Reinigung, leeren Sie die Schale.',
-  'Mindestens einmal im Monat entkalken.',
+  'Mindestens einmal im Monat entkalken. Zeigt die Anzeige E07, ist das Mahlwerk blockiert.',
 ].join('\n\n');
 const prices = 'Preise\n\nKurs\tPreis\nAchtsamkeitskurs\t340 Euro\nStressbewältigung\t240 Euro';
 
@@ -202,6 +202,22 @@ describe('private.search_terms', () => {
       ['kostet', false],
       [await lexeme('Achtsamkeitskurs'), true],
     ]);
+  });
+
+  it('joins a code written apart when the knowledge base holds it joined, and only then', async () => {
+    for (const question of ['Die Maschine blinkt mit E 07', 'Die Maschine blinkt mit e-07']) {
+      const found = await terms(question);
+      expect(found.find((term) => term.lexeme === 'e07')).toMatchObject({ from_previous: false, passages: 1 });
+      expect(found.find((term) => term.lexeme === 'e07')?.weight).toBeGreaterThan(0);
+      // Its pieces say nothing on their own.
+      const pieces = found.filter((term) => ['e', '07', '-07'].includes(term.lexeme));
+      expect(pieces.length).toBeGreaterThan(0);
+      expect(pieces.every((term) => term.weight === 0)).toBe(true);
+    }
+    // A code the knowledge base does not hold stays as it was typed.
+    const other = await terms('Die Maschine blinkt mit E 08');
+    expect(other.map((term) => term.lexeme)).not.toContain('e08');
+    expect(other.find((term) => term.lexeme === '08')?.weight).toBeGreaterThan(0);
   });
 
   it('takes at most twenty words and nothing of an empty question', async () => {

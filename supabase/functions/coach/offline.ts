@@ -7,8 +7,9 @@
  *   - a list entry or a table row on its own, with what it belongs to ("Unter „Sonderurlaub“
  *     steht: Eigene Hochzeit: 2 Arbeitstage."; a row's cells with their column names);
  *   - or up to four consecutive sentences of prose, starting at the one that counts most.
- * What the heading above a passage holds counts half for each of its units; a passage the search
- * scored lower needs to hold more (its share of the best score, squared). A part that carries the kind of answer the question asks for
+ * What the heading above a passage holds counts half for each of its units; a passage that holds
+ * less of the question in its own heading and text than another needs to hold more (its share of
+ * that passage's, squared; what only the document's title holds does not count). A part that carries the kind of answer the question asks for
  * (a price for "Was kostet …?", a duration for "Wie lange …?", a time for "Wann …?": answerType.ts)
  * counts twice: of two parts that hold the question's words, it is the one that answers. Headings and title blocks are never quoted (the database keeps
  * them apart from the text), and neither is the opening of a section that holds nothing asked.
@@ -60,9 +61,10 @@ const HEADING_SHARE = 0.5;
 /** In a window of sentences, each later sentence counts this much less than the one before. */
 const WINDOW_DECAY = 0.8;
 /**
- * A part of a passage the search scored lower counts (score / best score) to this power: the
- * search saw the whole passage and its title, the part holds only some of it (bench:rag,
- * development half: 2 quotes the passage that answers more often than 1, 4 no more than 2).
+ * A part of a passage that holds less of the question than the passage holding the most counts
+ * (its passage's held share / the largest held share, heldShare()) to this power: the passage's
+ * other parts hold the rest (bench:rag, development half: 2 quotes the passage that answers more
+ * often than 1, 4 no more than 2).
  */
 const STANDING_POWER = 2;
 /** Two words of the question in a row found in a row in the text count this much of the later word's weight. */
@@ -148,6 +150,21 @@ function weightOf(evidence: Evidence, own: readonly number[], context: readonly 
   return evidence.terms.reduce((sum, term, index) => sum + term.weight * Math.max(own[index] ?? 0, HEADING_SHARE * (context[index] ?? 0)), 0);
 }
 
+/**
+ * The share of the question's weight a passage holds in its own heading and text: each term it has
+ * fully, one it has only through a thesaurus synonym at the evidence's related share. What only the
+ * document's title holds, which the search counts too, is in none of the passage's parts.
+ */
+export function heldShare(passage: Pick<Passage, 'evidence'>): number {
+  const { evidence } = passage;
+  if (evidence.total <= 0) return 0;
+  const held = evidence.terms.reduce(
+    (sum, term) => sum + term.weight * (term.words.length > 0 ? 1 : term.related.length > 0 ? evidence.relatedShare : 0),
+    0,
+  );
+  return held / evidence.total;
+}
+
 /** How much more a part counts for the kind of answer it carries. */
 const typeFactor = (type: AnswerType | null, text: string, row: boolean): number => (type !== null && carriesAnswer(type, text, row) ? TYPE_FACTOR : 1);
 
@@ -156,7 +173,7 @@ const typeFactor = (type: AnswerType | null, text: string, row: boolean): number
  * answer asked for (a follow-up without question words asks for what the previous turn did).
  */
 function bestPart(question: string, type: AnswerType | null, passages: readonly Passage[]): Choice | null {
-  const top = passages[0]?.score ?? 0;
+  const top = Math.max(0, ...passages.map(heldShare));
   let best: Choice | null = null;
   const consider = (choice: Choice) => {
     const leader: Choice | null = best;
@@ -169,7 +186,7 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
   for (const passage of passages) {
     const { evidence } = passage;
     if (evidence.total <= 0 || evidence.terms.length === 0) continue;
-    const standing = top > 0 ? (passage.score / top) ** STANDING_POWER : 1;
+    const standing = top > 0 ? (heldShare(passage) / top) ** STANDING_POWER : 1;
     const headingHeld = heldTerms(evidence, passage.heading);
     const pairs = phrases(question, evidence);
     const units = passageUnits(passage.content);

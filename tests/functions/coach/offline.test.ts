@@ -50,12 +50,20 @@ describe('offlineAnswer', () => {
     expect(answer).toBe('Unter „Tabelle 1: Einzelsitzungen“ steht: Paket: 10 Einzelsitzungen à 60 Minuten – Preis: 850 €.');
   });
 
-  it('quotes a passage the search scored lower only when it holds clearly more (its standing squared)', () => {
-    // The best passage's sentence holds 0.6 of the question; the next one's 0.8 at 0.8 of the best
-    // score: 0.8 × 0.8 = 0.64 would win, 0.8 × 0.8² = 0.51 does not.
-    const best = passage('Schlafzimmer', 'Halte das Schlafzimmer kühl.', [term('kuhl', 3)], 5, 1);
-    const next = passage('Licht', 'Dunkle das Zimmer ab und halte es kühl.', [term('kuhl', 3), term('zimm', 1)], 5, 0.8);
-    expect(offlineAnswer('Kühl und Zimmer?', [best, next], [])).toBe('Halte das Schlafzimmer kühl.');
+  it('quotes a passage that holds less of the question only when its part holds clearly more (its standing squared)', () => {
+    // The first passage holds 0.8 of the question, in two sentences far apart (0.4 each); the
+    // second holds 0.6, in one sentence: 0.6 × 0.6 / 0.8 = 0.45 would win, 0.6 × (0.6 / 0.8)² = 0.34 does not.
+    const best = passage('Schlafzimmer', 'Halte das Zimmer kühl. Lüfte abends. Lies nicht im Bett. Trink keinen Kaffee. Mach es dunkel.', [term('kuhl', 4), term('dunkel', 4)], 10, 1);
+    const next = passage('Licht', 'Ein kühler Raum mit Vorhang hilft.', [term('kuhl', 4), term('vorhang', 2)], 10, 0.7);
+    expect(offlineAnswer('Kühl, dunkel, Vorhang?', [best, next], [])).toBe('Halte das Zimmer kühl. Lüfte abends. Lies nicht im Bett. Trink keinen Kaffee.');
+  });
+
+  it('gives a passage no standing for what only its document\'s title holds', () => {
+    // The search scored the first passage higher: the title "Pausen" counts half of "Pausen" for
+    // every passage of the document. Its own text holds only "wichtig"; the second holds "Pausen".
+    const ritual = passage('Ein Ritual für den Feierabend', 'Schreibe die drei wichtigsten Aufgaben für morgen auf.', [term('wichtig', 5)], 10, 0.75);
+    const breaks = passage('Warum Pausen keine verlorene Zeit sind', 'Wer eine kurze Pause einlegt, macht weniger Fehler.', [term('paus', 6)], 10, 0.6);
+    expect(offlineAnswer('Warum sind Pausen wichtig?', [ritual, breaks], [])).toBe('Wer eine kurze Pause einlegt, macht weniger Fehler.');
   });
 
   it('counts a word found only as its thesaurus synonym at the evidence\'s related share', () => {
@@ -131,14 +139,14 @@ describe('offlineAnswer', () => {
     });
   });
 
-  it('weighs passages by the search\'s scores: a lower one needs to hold more', () => {
+  it('of two passages holding as much, quotes the one the search ranks first', () => {
     const weekend = 'Schalte die Benachrichtigungen am Wochenende aus.';
     const sleep = 'Stehe jeden Tag zur gleichen Zeit auf, auch am Wochenende.';
     const held = [term('wochen', 2, ['wochenend'])];
-    expect(offlineAnswer('Soll ich am Wochenende ausschlafen?', [passage('E-Mail', weekend, held, 4, 0.9), passage('Schlaf', sleep, held, 4, 0.5)], [])).toContain(
+    expect(offlineAnswer('Soll ich am Wochenende ausschlafen?', [passage('E-Mail', weekend, held, 4, 0.9), passage('Schlaf', sleep, held, 4, 0.8)], [])).toContain(
       'Benachrichtigungen',
     );
-    expect(offlineAnswer('Soll ich am Wochenende ausschlafen?', [passage('E-Mail', weekend, held, 4, 0.5), passage('Schlaf', sleep, held, 4, 0.9)], [])).toContain(
+    expect(offlineAnswer('Soll ich am Wochenende ausschlafen?', [passage('Schlaf', sleep, held, 4, 0.9), passage('E-Mail', weekend, held, 4, 0.8)], [])).toContain(
       'gleichen Zeit',
     );
   });
