@@ -75,6 +75,36 @@ describe('the visitor over the coach', () => {
     expect(start?.atMs).toBeLessThanOrEqual(3_000 + 300);
   });
 
+  // Until the echo's lag is known (1.5 s of playback), the decision cannot line microphone and
+  // reference up; it still learns how loud the echo is within the first half second.
+  it.each([600, 1_000, 1_480])('is heard when speaking %s ms into the coach’s first words, over a −9 dB echo', (onsetMs) => {
+    const played = coach(4);
+    const visitor = concat(quiet(onsetMs / 1_000), voice(0.9, 0.2, { fundamental: 120, syllablesPerSecond: 4 }));
+    const { heard } = listen(mix(mix(echoOf(played, 60, -9), visitor), room(4)), played);
+    const start = heard.find(({ event }) => event === 'speech-start');
+    expect(start?.atMs).toBeGreaterThan(onsetMs);
+    expect(start?.atMs).toBeLessThanOrEqual(onsetMs + 400);
+  });
+
+  it('speaking over the coach does not teach the decision that the echo is louder', () => {
+    const decision = createEchoDecision({ sampleRate: SIGNAL_RATE, frameLength: 480 });
+    const first = coach(8);
+    listen(mix(echoOf(first, 60, -9), room(8)), first, decision);
+    const learnt = decision.coupling;
+    // Three seconds of the visitor talking over the coach, the coach not stopping.
+    const second = coach(5);
+    const visitor = concat(voice(3, 0.2, { fundamental: 120, syllablesPerSecond: 4 }), quiet(2));
+    listen(mix(mix(echoOf(second, 60, -9), visitor), room(5)), second, decision);
+    decision.coupling.slice(2, 8).forEach((coupling, index) => expect(coupling).toBeLessThan(2 * (learnt[index + 2] ?? 0)));
+    // And the next time the visitor speaks over the coach, they are heard at once.
+    const third = coach(3);
+    const again = concat(quiet(1), voice(1, 0.2, { fundamental: 120, syllablesPerSecond: 4 }), quiet(1));
+    const { heard } = listen(mix(mix(echoOf(third, 60, -9), again), room(3)), third, decision);
+    const start = heard.find(({ event }) => event === 'speech-start');
+    expect(start?.atMs).toBeGreaterThan(1_000);
+    expect(start?.atMs).toBeLessThanOrEqual(1_300);
+  });
+
   it('right after the coach stops, a quiet visitor is heard', () => {
     const played = concat(coach(3), new Float32Array(SIGNAL_RATE * 2));
     const visitor = concat(quiet(3.4), voice(1, 0.03), quiet(0.6));

@@ -12,9 +12,17 @@
  *   of the reference over the last 1.5 s (0–300 ms); until it is known, the loudest reference of
  *   the whole 300 ms window is assumed to be the echo's source.
  * - Coupling: how loud the echo is relative to what was played, per band. It starts at the loudest
- *   the product supports (0 dB: the echo as loud as the playback itself) and follows the measured
- *   coupling down once the lag is known (the 90th percentile of the measured ratios, so the
- *   visitor's own voice in a few frames does not lower it). A prediction has a 3 dB margin.
+ *   the product supports (0 dB: the echo as loud as the playback itself). After ten frames in which
+ *   a band clearly plays, counted once the page has played for longer than the longest lag (so an
+ *   echo has arrived whatever its lag), the coupling drops at once to the highest ratio of
+ *   microphone to reference seen in them (with the lag unknown the reference is the loudest of the window, so that ratio is never
+ *   above the real coupling, and it reaches it at the peaks of the coach's syllables). From then on
+ *   it follows the 90th percentile of the measured ratios. A prediction has a 3 dB margin.
+ * - Double talk: a frame louder than the predicted echo is the visitor's, and nothing is learnt
+ *   from it (before the ten frames: louder than the worst case). So a visitor speaking over the
+ *   coach does not teach the decision a louder echo and deafen it to the next interruption.
+ *   A visitor who starts within the first half second of the coach's first words keeps the worst
+ *   case in place while they speak, and is heard only where their voice is louder than it.
  * - A false start (the coach was held because of something that was not the visitor) raises the
  *   expected echo by 6 dB at once (`raise()`): the same echo does not hold the coach again.
  *
@@ -45,6 +53,8 @@ const MARGIN = 2;
 const RAISE = 4;
 /** Step of the coupling's 90th-percentile tracker (per frame, in the log domain). */
 const LEARN_STEP = 0.05;
+/** Frames of clear playback per band after which the worst case gives way to what was measured. */
+const SETTLE_FRAMES = 10;
 /** A reference band within 20 dB of the loudest band played lately is "clearly playing". */
 const STRONG_BAND = 0.01;
 /** How fast the memory of the loudest band played fades (per frame; about −1 dB a second). */
@@ -103,16 +113,33 @@ export function createEchoDecision({ sampleRate, frameLength }: { sampleRate: nu
   const refLoudness: number[] = [];
   let delay: number | null = null;
   let frames = 0;
+  /** Frames since the page first played something. */
+  let playedFrames = 0;
+  /** Per band: frames of clear playback seen, and the highest echo ratio among them. */
+  const strongFrames = new Array<number>(bandCount).fill(0);
+  const settleRatio = new Array<number>(bandCount).fill(0);
   /** The loudest reference band of the last seconds: the measure of "clearly playing". */
   let loudestBand = 0;
 
   /**
-   * The coupling follows the 90th percentile of the measured ratios: up by nine steps when a ratio
-   * is above it, down by one when below. It never learns above the worst case (only a false start
-   * raises it further).
+   * Learns from one band of one frame in which the coach clearly plays: first the highest ratio of
+   * ten frames, then the 90th percentile of the ratios (up by nine steps when a ratio is above it,
+   * down by one when below). Ratios the decision attributes to the visitor are not learnt. It never
+   * learns above the worst case (only a false start raises it further).
    */
   function learn(band: number, ratio: number): void {
     const current = coupling[band] ?? MAX_COUPLING;
+    const settled = (strongFrames[band] ?? 0) >= SETTLE_FRAMES;
+    if (ratio > (settled ? MARGIN : 1) * current) return;
+    // The first frames of playback may come before an echo of the longest lag has arrived.
+    if (!settled && playedFrames <= MAX_LAG) return;
+    const seen = (strongFrames[band] ?? 0) + 1;
+    strongFrames[band] = seen;
+    settleRatio[band] = Math.max(settleRatio[band] ?? 0, ratio);
+    if (seen === SETTLE_FRAMES) {
+      coupling[band] = Math.max(MIN_COUPLING, Math.min(current, settleRatio[band] ?? current));
+      return;
+    }
     const next = current * Math.exp(ratio > current ? 0.9 * LEARN_STEP : -0.1 * LEARN_STEP);
     coupling[band] = Math.max(MIN_COUPLING, Math.min(next, Math.max(current, MAX_COUPLING)));
   }
@@ -157,6 +184,7 @@ export function createEchoDecision({ sampleRate, frameLength }: { sampleRate: nu
       const anythingPlayed = references.some((frame) => frame.some((value) => value > 0));
       const micTotal = mic.reduce((sum, value) => sum + value, 0);
       if (!anythingPlayed) return null;
+      playedFrames += 1;
       if (frames % DELAY_EVERY === 0) estimateDelay();
 
       const lags = delay === null ? { from: 0, to: MAX_LAG } : { from: Math.max(0, delay - 1), to: Math.min(MAX_LAG, delay + 1) };
