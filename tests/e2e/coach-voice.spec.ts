@@ -90,11 +90,11 @@ test('recogniser path, the coach’s echo at −9 dB: the visitor’s voice inte
 }) => {
   await enterRoom(page, { echoDb: -9, voices: [interruption] }, { recogniser: true });
   await expectState(page, 'speaking');
-  // The visitor speaks over the greeting and its echo, most of a second into it: by then the page
-  // has measured how loud the echo is (a visitor who starts within the coach's first half second is
-  // heard only above the worst-case echo; src/features/coach/session/echo.ts).
+  // The visitor speaks over the greeting and its echo, a second and a half into it: by then the page
+  // has measured how loud the echo is (a visitor who starts within the coach's first second is heard
+  // only above the worst-case echo; src/features/coach/session/echo.ts).
   await untilAudio(page, 'playing');
-  await page.waitForTimeout(800);
+  await page.waitForTimeout(1_500);
   await sayInRoom(page, interruption);
   await expectState(page, 'listening');
   // Silent at the first moment of voice, then stopped in the middle of the greeting: dropped, not

@@ -12,17 +12,18 @@
  *   of the reference over the last 1.5 s (0–300 ms); until it is known, the loudest reference of
  *   the whole 300 ms window is assumed to be the echo's source.
  * - Coupling: how loud the echo is relative to what was played, per band. It starts at the loudest
- *   the product supports (0 dB: the echo as loud as the playback itself). After ten frames in which
+ *   the product supports (0 dB: the echo as loud as the playback itself). After 30 frames in which
  *   a band clearly plays, counted once the page has played for longer than the longest lag (so an
- *   echo has arrived whatever its lag), the coupling drops at once to the highest ratio of
- *   microphone to reference seen in them (with the lag unknown the reference is the loudest of the window, so that ratio is never
- *   above the real coupling, and it reaches it at the peaks of the coach's syllables). From then on
- *   it follows the 90th percentile of the measured ratios. A prediction has a 3 dB margin.
+ *   echo has arrived whatever its lag), it drops at once to twice the highest ratio of microphone to
+ *   reference seen in them: with the lag unknown the reference is the loudest of the window, so a
+ *   ratio is never above the real coupling, and it reaches it at the peaks of the coach's
+ *   syllables. From then on it follows the 90th percentile of the measured ratios. A prediction has
+ *   a 3 dB margin.
  * - Double talk: a frame louder than the predicted echo is the visitor's, and nothing is learnt
  *   from it (before the ten frames: louder than the worst case). So a visitor speaking over the
  *   coach does not teach the decision a louder echo and deafen it to the next interruption.
- *   A visitor who starts within the first half second of the coach's first words keeps the worst
- *   case in place while they speak, and is heard only where their voice is louder than it.
+ *   A visitor who starts within the first second of the coach's first words keeps the worst case
+ *   in place while they speak, and is heard only where their voice is louder than it.
  * - A false start (the coach was held because of something that was not the visitor) raises the
  *   expected echo by 6 dB at once (`raise()`): the same echo does not hold the coach again.
  *
@@ -54,7 +55,12 @@ const RAISE = 4;
 /** Step of the coupling's 90th-percentile tracker (per frame, in the log domain). */
 const LEARN_STEP = 0.05;
 /** Frames of clear playback per band after which the worst case gives way to what was measured. */
-const SETTLE_FRAMES = 10;
+const SETTLE_FRAMES = 30;
+/**
+ * The coupling first learnt is the highest ratio of those frames times this (energy; 2 = 3 dB): a
+ * ratio reaches the real coupling only where the echo's source was the loudest of the window.
+ */
+const SETTLE_SAFETY = 2;
 /** A reference band within 20 dB of the loudest band played lately is "clearly playing". */
 const STRONG_BAND = 0.01;
 /** How fast the memory of the loudest band played fades (per frame; about −1 dB a second). */
@@ -122,8 +128,8 @@ export function createEchoDecision({ sampleRate, frameLength }: { sampleRate: nu
   let loudestBand = 0;
 
   /**
-   * Learns from one band of one frame in which the coach clearly plays: first the highest ratio of
-   * ten frames, then the 90th percentile of the ratios (up by nine steps when a ratio is above it,
+   * Learns from one band of one frame in which the coach clearly plays: first from the highest
+   * ratio of SETTLE_FRAMES frames, then the 90th percentile of the ratios (up by nine steps when a ratio is above it,
    * down by one when below). Ratios the decision attributes to the visitor are not learnt. It never
    * learns above the worst case (only a false start raises it further).
    */
@@ -137,7 +143,7 @@ export function createEchoDecision({ sampleRate, frameLength }: { sampleRate: nu
     strongFrames[band] = seen;
     settleRatio[band] = Math.max(settleRatio[band] ?? 0, ratio);
     if (seen === SETTLE_FRAMES) {
-      coupling[band] = Math.max(MIN_COUPLING, Math.min(current, settleRatio[band] ?? current));
+      coupling[band] = Math.max(MIN_COUPLING, Math.min(current, SETTLE_SAFETY * (settleRatio[band] ?? current)));
       return;
     }
     const next = current * Math.exp(ratio > current ? 0.9 * LEARN_STEP : -0.1 * LEARN_STEP);
