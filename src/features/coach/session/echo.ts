@@ -20,7 +20,7 @@
  *   syllables. From then on it follows the 90th percentile of the measured ratios. A prediction has
  *   a 3 dB margin.
  * - Double talk: a frame louder than the predicted echo is the visitor's, and nothing is learnt
- *   from it (before the ten frames: louder than the worst case). So a visitor speaking over the
+ *   from it (before those 30 frames: louder than the worst case). So a visitor speaking over the
  *   coach does not teach the decision a louder echo and deafen it to the next interruption.
  *   A visitor who starts within the first second of the coach's first words keeps the worst case
  *   in place while they speak, and is heard only where their voice is louder than it.
@@ -129,9 +129,9 @@ export function createEchoDecision({ sampleRate, frameLength }: { sampleRate: nu
 
   /**
    * Learns from one band of one frame in which the coach clearly plays: first from the highest
-   * ratio of SETTLE_FRAMES frames, then the 90th percentile of the ratios (up by nine steps when a ratio is above it,
-   * down by one when below). Ratios the decision attributes to the visitor are not learnt. It never
-   * learns above the worst case (only a false start raises it further).
+   * ratio of SETTLE_FRAMES frames, then the 90th percentile of the ratios (up by nine steps when a
+   * ratio is above it, down by one when below). Ratios the decision attributes to the visitor are
+   * not learnt. It never learns above the worst case (only a false start raises it further).
    */
   function learn(band: number, ratio: number): void {
     const current = coupling[band] ?? MAX_COUPLING;
