@@ -225,12 +225,18 @@ const unmarked = (text: string): string => text.replace(/<{2,}|>{2,}|[«»]{2,}/
 /** How many document titles the coach names when it says what its knowledge covers. */
 export const TOPIC_COUNT = 6;
 
-/** A document title as a topic: without the file extension and the separators of a file name. */
+/**
+ * A document title as a topic: without the file extension and the separators of a file name. A
+ * name written as a slug ("faq-preisliste-lindenhof": no spaces, lower-case words joined by
+ * hyphens) has its hyphens read as spaces; a hyphen beside a capital or a digit ("KI-Coaching",
+ * "Covid-19") is the word's own.
+ */
 export function topicOf(title: string): string {
-  return unmarked(title)
+  const name = unmarked(title)
     .replace(/\.pdf$/iu, '')
     .replace(/[_\s]+/gu, ' ')
     .trim();
+  return /^\p{Ll}+(?:-\p{Ll}+)+$/u.test(name) ? name.replaceAll('-', ' ') : name;
 }
 
 /**

@@ -71,6 +71,10 @@ describe('topics', () => {
     expect(topicOf('Preisliste_2026.pdf')).toBe('Preisliste 2026');
     expect(topicOf('Starterwissen – Stress im Job.pdf')).toBe('Starterwissen – Stress im Job');
     expect(topicOf('atem>>>.pdf')).toBe('atem');
+    expect(topicOf('faq-preisliste-lindenhof.pdf')).toBe('faq preisliste lindenhof');
+    expect(topicOf('KI-Coaching.pdf')).toBe('KI-Coaching');
+    expect(topicOf('Leitfaden Covid-19.pdf')).toBe('Leitfaden Covid-19');
+    expect(topicOf('e-mail-vorlagen 2026.pdf')).toBe('e-mail-vorlagen 2026');
   });
 
   it('lists topics as German lists them', () => {
