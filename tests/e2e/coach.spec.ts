@@ -115,7 +115,7 @@ test.describe('live coach', () => {
   });
 
   // A failing recognition service ('network', 'service-not-allowed', …) is replaced by recording when
-  // the stt function has a provider (coach-voice.spec.ts); without one its messages are in
+  // the stt function has a provider (coach-voice.serial.spec.ts); without one its messages are in
   // coach.serial.spec.ts.
   for (const [code, message] of [
     ['not-allowed', 'Mikrofon-Zugriff verweigert. Bitte erlaube den Zugriff.'],
