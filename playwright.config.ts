@@ -9,8 +9,8 @@ export const baseURL = `http://127.0.0.1:${String(e2eEnv.sitePort)}`;
  * (CSP included), the real local Supabase-compatible stack and fake OpenAI / ElevenLabs servers,
  * all started by tests/e2e/server.ts. `npm test` builds first; run `npm run build` before
  * `npm run test:e2e` on its own. Specs named `*.serial.spec.ts` change shared state (the
- * functions' environment, the fake providers' behaviour) or hear the coach's voice through a room
- * in real time (coach-voice): they run after all others, one at a time.
+ * functions' environment, the fake providers' behaviour, the greeting cache): they run after all
+ * others, one at a time.
  */
 export default defineConfig({
   testDir: 'tests/e2e',
