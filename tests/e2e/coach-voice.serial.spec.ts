@@ -10,6 +10,7 @@
  * greeting cache, which the other specs share.
  */
 import type { Page } from '@playwright/test';
+import { clearTtsCache } from '../../supabase/functions/_shared/ttsCache';
 import { silentWav, utteranceWav } from '../fixtures/audio/fakeMicrophone';
 import { installRoom, sayInRoom, voicedSpan, type RoomOptions } from '../fixtures/audio/fakeRoom';
 import {
@@ -95,8 +96,7 @@ adminTest('recogniser path, the coach’s echo at −9 dB: the visitor’s voice
 }) => {
   // A greeting long enough to be interrupted: synthesised now, not a take cached by another spec
   // (after the other serial specs the cache has held a take of 0.4 s for this greeting).
-  const cached = await service.storage.from('tts-cache').list('', { limit: 1000 });
-  await service.storage.from('tts-cache').remove((cached.data ?? []).map((entry) => entry.name));
+  await clearTtsCache(service);
   await enterRoom(page, { echoDb: -9, voices: [interruption] }, { recogniser: true });
   await expectState(page, 'speaking');
   // The visitor speaks over the greeting and its echo, a second and a half into it: by then the page
