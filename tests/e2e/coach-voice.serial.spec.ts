@@ -94,8 +94,8 @@ adminTest('recogniser path, the coach’s echo at −9 dB: the visitor’s voice
   page,
   service,
 }) => {
-  // A greeting long enough to be interrupted: synthesised now, not a take cached by another spec
-  // (after the other serial specs the cache has held a take of 0.4 s for this greeting).
+  // A greeting synthesised now, so that the echo the page learns from is this greeting's, whatever
+  // the other specs left in the cache.
   await clearTtsCache(service);
   await enterRoom(page, { echoDb: -9, voices: [interruption] }, { recogniser: true });
   await expectState(page, 'speaking');

@@ -410,6 +410,27 @@ describe('the greeting cache', () => {
     }
   });
 
+  it('stores nothing of a greeting whose listener went away after its first bytes', async () => {
+    await clearCache();
+    // Three seconds of audio, arriving over one second: the listener leaves long before the end.
+    fake.control.durationSeconds = 3;
+    try {
+      const response = await tts({ text: greeting, cache: true, format: 'pcm' });
+      expect(response.headers.get('x-tts-cache')).toBe('miss');
+      const reader = response.body?.getReader();
+      expect((await reader?.read())?.value?.length).toBeGreaterThan(0);
+      await reader?.cancel();
+      // Longer than the provider would have taken to send the rest.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await cachedObjects()).toEqual([]);
+      const next = await tts({ text: greeting, cache: true, format: 'pcm' });
+      expect(next.headers.get('x-tts-cache')).toBe('miss');
+      expect((await bytes(next)).length).toBe(audioFor(greeting, fake.control, 'pcm_24000').length);
+    } finally {
+      fake.control.durationSeconds = 1;
+    }
+  });
+
   it('caches the PCM take of the greeting apart from the MP3 one', async () => {
     await clearCache();
     const first = await tts({ text: greeting, cache: true, format: 'pcm' });

@@ -40,7 +40,7 @@ export async function streamUnlessEmpty(body: ReadableStream<Uint8Array>): Promi
  * (the greeting's cache) before the passed-through stream ends: the listener hears the first bytes
  * at once, and the response is complete only when the audio is stored, so an edge runtime that
  * stops an instance after its response does not lose the copy. A listener that goes away cancels
- * the source; nothing is stored then.
+ * the source; nothing is stored then, not even while a read from the provider is waiting.
  */
 export function storeWhileStreaming(
   body: ReadableStream<Uint8Array>,
@@ -49,9 +49,13 @@ export function storeWhileStreaming(
   const reader = body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
+  // Cancelling a reader resolves its pending read as done, so the end of a cancelled take looks
+  // like the end of a complete one; only this flag tells them apart.
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await reader.read();
+      if (cancelled) return;
       if (!done) {
         parts.push(value);
         size += value.length;
@@ -69,6 +73,7 @@ export function storeWhileStreaming(
       controller.close();
     },
     cancel(reason) {
+      cancelled = true;
       return reader.cancel(reason);
     },
   });
