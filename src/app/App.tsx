@@ -4,6 +4,7 @@ import { Footer } from '../components/layout/Footer';
 import { Header } from '../components/layout/Header';
 import { matchPath, routePaths, routes } from '../config/routes';
 import { CookieBanner } from '../features/consent/CookieBanner';
+import { CookieNoticePlacement } from '../features/consent/placement';
 import { ContactProvider, useContact } from '../features/contact/ContactContext';
 import { LanguageProvider, useLanguage, useT } from '../i18n/language';
 import NotFoundPage from '../pages/NotFoundPage';
@@ -18,26 +19,29 @@ function Shell({ pathname }: { pathname: string }) {
   const contact = useContact();
   const openContact = () => contact.open();
   // The admin area's controls fill a phone's screen: there the notice sits in the flow, after them.
+  // A page may put one in its flow too (the live coach's open chat); the floating one then waits.
   const match = matchPath(pathname);
   const admin = match !== null && routes[match.id].kind === 'admin';
   return (
-    <div className="flex min-h-screen flex-col">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded-full bg-white px-4 py-2 font-semibold text-brand-800 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
-      >
-        {t('skipToContent')}
-      </a>
-      <Header onOpenContact={openContact} />
-      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
-        <PageErrorBoundary key={pathname} lang={lang}>
-          <Outlet />
-        </PageErrorBoundary>
-      </main>
-      {admin && <CookieBanner inline />}
-      <Footer onOpenContact={openContact} />
-      {!admin && <CookieBanner />}
-    </div>
+    <CookieNoticePlacement>
+      <div className="flex min-h-screen flex-col">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded-full bg-white px-4 py-2 font-semibold text-brand-800 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+        >
+          {t('skipToContent')}
+        </a>
+        <Header onOpenContact={openContact} />
+        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+          <PageErrorBoundary key={pathname} lang={lang}>
+            <Outlet />
+          </PageErrorBoundary>
+        </main>
+        {admin && <CookieBanner inline />}
+        <Footer onOpenContact={openContact} />
+        {!admin && <CookieBanner />}
+      </div>
+    </CookieNoticePlacement>
   );
 }
 

@@ -287,4 +287,28 @@ test.describe('live coach', () => {
     await expect(textInput(page)).toBeVisible();
     await expect(hint(page)).toHaveAttribute('aria-live', 'polite');
   });
+
+  test('on a laptop screen an undecided cookie notice moves below the open chat instead of over its controls', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await openCoach(page);
+    const cookieNotice = page.getByRole('region', { name: 'Cookie-Hinweis' });
+    const send = page.getByRole('button', { name: coachTexts.chat.send });
+    await expect(cookieNotice).toHaveCount(1);
+    await expect(cookieNotice).not.toHaveCSS('position', 'fixed');
+    await textInput(page).fill('Hallo');
+    // Where the chat first appears, its input and "Senden" are on screen and nothing lies over them.
+    for (const control of [textInput(page), send]) {
+      const where = await control.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return { onScreen: box.bottom <= window.innerHeight, uncovered: top !== null && element.contains(top) };
+      });
+      expect(where).toEqual({ onScreen: true, uncovered: true });
+    }
+    // The notice follows the chat in the page, and it still works.
+    const [sendBox, noticeBox] = await Promise.all([send.boundingBox(), cookieNotice.boundingBox()]);
+    expect(noticeBox?.y ?? 0).toBeGreaterThan((sendBox?.y ?? Infinity) + (sendBox?.height ?? 0));
+    await cookieNotice.getByRole('button', { name: 'Akzeptieren' }).click();
+    await expect(cookieNotice).toHaveCount(0);
+  });
 });

@@ -1,9 +1,26 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { renderWithProviders } from '../../../tests/support/browser/render';
 import { CONSENT_STORAGE_KEY, CookieBanner } from './CookieBanner';
+import { CookieNoticePlacement } from './placement';
 
 const banner = () => screen.queryByRole('region', { name: 'Cookie-Hinweis' });
+const banners = () => screen.queryAllByRole('region', { name: 'Cookie-Hinweis' });
+
+/** The app's shell with its floating notice and a page that has put one in its flow until "Chat schließen". */
+function ShellWithInlineNotice() {
+  const [chatOpen, setChatOpen] = useState(true);
+  return (
+    <CookieNoticePlacement>
+      {chatOpen && <CookieBanner inline />}
+      <button type="button" onClick={() => setChatOpen(false)}>
+        Chat schließen
+      </button>
+      <CookieBanner />
+    </CookieNoticePlacement>
+  );
+}
 
 describe('cookie banner', () => {
   it('appears while no consent is stored', () => {
@@ -31,6 +48,26 @@ describe('cookie banner', () => {
     first.unmount();
     renderWithProviders(<CookieBanner />);
     expect(banner()).toBeInTheDocument();
+  });
+
+  it('gives way to a notice in the page, and comes back when that one goes', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderWithProviders(<ShellWithInlineNotice />);
+    expect(banners()).toHaveLength(1);
+    expect(banner()).not.toHaveClass('fixed');
+    await user.click(screen.getByRole('button', { name: 'Chat schließen' }));
+    expect(banners()).toHaveLength(1);
+    expect(banner()).toHaveClass('fixed');
+  });
+
+  it('the X hides the notice wherever it sits, for the rest of the page view', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderWithProviders(<ShellWithInlineNotice />);
+    await user.click(screen.getByRole('button', { name: 'Hinweis schließen' }));
+    expect(banners()).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Chat schließen' }));
+    expect(banners()).toHaveLength(0);
+    expect(window.localStorage.getItem(CONSENT_STORAGE_KEY)).toBeNull();
   });
 
   it('opens the privacy policy in a new tab from Settings', () => {

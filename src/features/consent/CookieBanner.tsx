@@ -1,8 +1,9 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useContext, useLayoutEffect, useState, useSyncExternalStore } from 'react';
 import { getHref } from '../../config/routes';
 import { useLanguage, useT } from '../../i18n/language';
 import { createBrowserStore } from '../../lib/browserStore';
 import { CONSENT_ACCEPTED, CONSENT_STORAGE_KEY } from './decided';
+import { NoticePlacementContext } from './placement';
 import { buttonClass } from '../../components/ui/buttonStyles';
 import { ExternalLink } from '../../components/ui/ExternalLink';
 
@@ -21,15 +22,24 @@ const clientSnapshot = () => consentStore.get() ?? ('none' as const);
  * it for this page view only; Settings opens the privacy policy in a new tab.
  *
  * On public pages it floats over the bottom of the screen. `inline` puts it in the page's flow
- * instead (the admin area, whose controls fill whole phone screens and must never lie beneath it).
+ * instead: the admin area, whose controls fill whole phone screens, and the live coach's open
+ * chat, whose input and "Senden" the floating notice covered on a laptop's screen. While an inline
+ * notice is mounted the floating one stays away (./placement.tsx); it is registered before the
+ * browser paints, so the two never show together.
  */
 export function CookieBanner({ inline = false }: { inline?: boolean }) {
   const { t } = useT();
   const { lang } = useLanguage();
   const consent = useSyncExternalStore(consentStore.subscribe, clientSnapshot, serverSnapshot);
-  const [dismissed, setDismissed] = useState(false);
+  // Shared with the page's other notice inside the app's shell (./placement.tsx); on its own, its own.
+  const shared = useContext(NoticePlacementContext);
+  const [ownDismissal, setOwnDismissal] = useState(false);
+  const dismissed = shared ? shared.dismissed : ownDismissal;
+  const dismiss = shared ? shared.dismiss : () => setOwnDismissal(true);
+  const addInline = shared?.addInline;
+  useLayoutEffect(() => (inline && addInline ? addInline() : undefined), [inline, addInline]);
 
-  if (consent !== 'none' || dismissed) return null;
+  if (consent !== 'none' || dismissed || (!inline && shared?.inlineShown === true)) return null;
 
   return (
     <section
@@ -37,7 +47,7 @@ export function CookieBanner({ inline = false }: { inline?: boolean }) {
       aria-label={t('cookies.label')}
       className={
         inline
-          ? 'mx-auto my-6 w-[calc(100%-2rem)] max-w-3xl rounded-2xl border border-slate-200 bg-white p-4'
+          ? 'mx-auto my-6 w-[calc(100%-2rem)] max-w-3xl rounded-2xl border border-slate-200 bg-white p-4 text-left'
           : 'fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white p-4 shadow-[0_-4px_24px_rgba(15,23,42,0.12)] sm:inset-x-auto sm:bottom-4 sm:right-4 sm:max-w-md sm:rounded-2xl sm:border'
       }
     >
@@ -45,7 +55,7 @@ export function CookieBanner({ inline = false }: { inline?: boolean }) {
         <p className="text-sm leading-6 text-slate-800">{t('cookies.text')}</p>
         <button
           type="button"
-          onClick={() => setDismissed(true)}
+          onClick={dismiss}
           className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100"
           aria-label={t('cookies.dismiss')}
         >

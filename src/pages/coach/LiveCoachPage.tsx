@@ -1,11 +1,13 @@
 import { persona } from '../../config/persona';
 import { LiveCoach } from '../../features/coach/LiveCoach';
+import { CookieBanner } from '../../features/consent/CookieBanner';
 import { coachTexts } from '../../features/coach/texts';
 import { useLanguage, useT } from '../../i18n/language';
 
 /**
  * The live test. The coach speaks German on both paths; on the English one the site around it is
- * English and a line says that the conversation is in German.
+ * English and a line says that the conversation is in German. Once the chat is open, the cookie
+ * notice (if still undecided) moves from over the screen's bottom into the page, below the chat.
  */
 export default function LiveCoachPage() {
   const { t } = useT();
@@ -20,7 +22,14 @@ export default function LiveCoachPage() {
             {t('coachPage.languageNote', { name: persona.name })}
           </p>
         )}
-        <LiveCoach />
+        {/* Once the chat is open, the cookie notice sits below it in the site's language, not over its controls. */}
+        <LiveCoach
+          afterChat={
+            <div lang={lang} className="w-full">
+              <CookieBanner inline />
+            </div>
+          }
+        />
       </div>
     </div>
   );
