@@ -47,11 +47,44 @@ export function verifyJwtSettings(toml: string): Map<string, boolean> {
   return settings;
 }
 
+/**
+ * Supabase's `EdgeRuntime.waitUntil(promise)`: work a function hands over to outlive its response
+ * (background tasks). The functions run in this process, so the work runs on by itself; the host
+ * keeps track of it so that a stack waits for it before it closes its database, as an instance
+ * stays up until its background tasks are done. One set for the process, since every stack in it
+ * shares the global, as the handlers' modules are.
+ */
+const backgroundTasks = new Set<Promise<unknown>>();
+const edgeRuntime = {
+  waitUntil(task: Promise<unknown>): void {
+    const tracked = task.then(
+      () => undefined,
+      () => undefined,
+    );
+    backgroundTasks.add(tracked);
+    void tracked.finally(() => backgroundTasks.delete(tracked));
+  },
+};
+
+/** How long a closing stack waits for background work (Supabase allows free projects 150 s). */
+const BACKGROUND_WAIT_MS = 10_000;
+
+async function backgroundSettled(): Promise<void> {
+  if (backgroundTasks.size === 0) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, BACKGROUND_WAIT_MS);
+  });
+  await Promise.race([Promise.all([...backgroundTasks]), timeout]);
+  clearTimeout(timer);
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
 export function createFunctionsService(ctx: StackContext): Service {
+  (globalThis as { EdgeRuntime?: unknown }).EdgeRuntime ??= edgeRuntime;
   const functionsDir = resolve(ctx.config.functionsDir ?? join(repoRoot, 'supabase', 'functions'));
   const configPath = join(dirname(functionsDir), 'config.toml');
   const loaded = new Map<string, Promise<FunctionHandler>>();
@@ -138,5 +171,7 @@ export function createFunctionsService(ctx: StackContext): Service {
         return json(500, { error: 'Function exited due to an error (please check logs)' });
       }
     },
+    // Before the database closes: work a function left in the background (a greeting being stored).
+    close: backgroundSettled,
   };
 }

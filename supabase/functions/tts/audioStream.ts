@@ -1,4 +1,5 @@
 /** Byte-stream helpers for passing provider audio through without buffering it. */
+import { inBackground } from '../_shared/background.ts';
 
 /**
  * Waits for the first non-empty chunk and returns a stream that replays it and then the rest, or
@@ -39,29 +40,33 @@ export async function streamUnlessEmpty(body: ReadableStream<Uint8Array>): Promi
  * Passes a stream through as it arrives and, once it has ended, hands the whole of it to `store`
  * (the greeting's cache) before the passed-through stream ends: the listener hears the first bytes
  * at once, and the response is complete only when the audio is stored, so an edge runtime that
- * stops an instance after its response does not lose the copy. A listener that goes away cancels
- * the source; nothing is stored then, not even while a read from the provider is waiting.
+ * stops an instance after its response does not lose the copy.
+ *
+ * A listener that goes away (a barge-in, a closed tab) does not cut the take short: it has been
+ * paid for, so the rest is read from the provider and the whole take stored for the next visitor,
+ * as background work (`keepAlive`, ../_shared/background.ts). A take the provider breaks off is
+ * never stored. Cancelling a reader would resolve its pending read as done, so that end would look
+ * like the end of a whole take; that is why the provider's reader is never cancelled here.
  */
 export function storeWhileStreaming(
   body: ReadableStream<Uint8Array>,
   store: (audio: ArrayBuffer) => Promise<unknown>,
+  keepAlive: (task: Promise<unknown>) => void = inBackground,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
-  // Cancelling a reader resolves its pending read as done, so the end of a cancelled take looks
-  // like the end of a complete one; only this flag tells them apart.
-  let cancelled = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (cancelled) return;
-      if (!done) {
-        parts.push(value);
-        size += value.length;
-        controller.enqueue(value);
-        return;
-      }
+  let listening = true;
+  /** The read under way for the listener, so the background reading continues after it. */
+  let reading: Promise<unknown> = Promise.resolve();
+  const keep = (value: Uint8Array) => {
+    parts.push(value);
+    size += value.length;
+  };
+  /** Once, whoever reaches the end first (the listener's read or the background one). */
+  let storing: Promise<void> | null = null;
+  const storeWhole = (): Promise<void> => {
+    storing ??= (async () => {
       const audio = new Uint8Array(size);
       let offset = 0;
       for (const part of parts) {
@@ -70,11 +75,34 @@ export function storeWhileStreaming(
       }
       // A failed store only means the next request synthesises again.
       await store(audio.buffer).catch(() => undefined);
-      controller.close();
+    })();
+    return storing;
+  };
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const step = reader.read().then(async ({ done, value }) => {
+        if (!done) {
+          keep(value);
+          if (listening) controller.enqueue(value);
+        } else if (listening) {
+          await storeWhole();
+          controller.close();
+        }
+      });
+      reading = step.catch(() => undefined);
+      return step;
     },
-    cancel(reason) {
-      cancelled = true;
-      return reader.cancel(reason);
+    cancel() {
+      listening = false;
+      const rest = reading.then(async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          keep(value);
+        }
+        await storeWhole();
+      });
+      keepAlive(rest.catch(() => reader.cancel().catch(() => undefined)));
     },
   });
 }

@@ -1,6 +1,8 @@
 /**
  * The greeting cache's stream helper (supabase/functions/tts/audioStream.ts): the listener hears the
- * provider's audio as it arrives, and only a take that was streamed to its end is stored.
+ * provider's audio as it arrives; the whole take is stored once the provider has sent it, also when
+ * the listener went away before (the rest is read in the background); a take the provider breaks
+ * off is never stored.
  */
 import { describe, expect, it } from 'vitest';
 
@@ -19,14 +21,25 @@ function providerStream() {
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 10));
 
+/** The helper with a store and a background that the test can look at. */
+function passedThrough(body: ReadableStream<Uint8Array>) {
+  const stored: Uint8Array[] = [];
+  const background: Promise<unknown>[] = [];
+  const stream = storeWhileStreaming(
+    body,
+    (audio) => {
+      stored.push(new Uint8Array(audio));
+      return Promise.resolve();
+    },
+    (task) => background.push(task),
+  );
+  return { reader: stream.getReader(), stored, background };
+}
+
 describe('storeWhileStreaming', () => {
   it('passes every chunk through and stores the whole take once the provider has ended', async () => {
     const { body, controller } = providerStream();
-    const stored: Uint8Array[] = [];
-    const reader = storeWhileStreaming(body, (audio) => {
-      stored.push(new Uint8Array(audio));
-      return Promise.resolve();
-    }).getReader();
+    const { reader, stored, background } = passedThrough(body);
     controller.enqueue(new Uint8Array([1, 2]));
     expect((await reader.read()).value).toEqual(new Uint8Array([1, 2]));
     controller.enqueue(new Uint8Array([3]));
@@ -35,40 +48,58 @@ describe('storeWhileStreaming', () => {
     controller.close();
     expect((await reader.read()).done).toBe(true);
     expect(stored).toEqual([new Uint8Array([1, 2, 3])]);
+    expect(background).toEqual([]);
   });
 
-  it('stores nothing when the listener goes away while a read from the provider waits', async () => {
+  it('reads the rest in the background when the listener goes away while a read waits, and stores the whole take', async () => {
     const { body, controller } = providerStream();
-    const stored: number[] = [];
-    const reader = storeWhileStreaming(body, (audio) => {
-      stored.push(audio.byteLength);
-      return Promise.resolve();
-    }).getReader();
-    controller.enqueue(new Uint8Array(4_800));
+    const { reader, stored, background } = passedThrough(body);
+    controller.enqueue(new Uint8Array([1, 2]));
     await reader.read();
-    // The next read waits for the provider; the listener leaves (barge-in, a closed tab). The
-    // cancelled provider read then resolves as done, as if the take had ended.
+    // The next read waits for the provider; the listener leaves (barge-in, a closed tab).
     const waiting = reader.read();
     await tick();
     await reader.cancel('listener gone');
     expect((await waiting).done).toBe(true);
+    expect(background).toHaveLength(1);
+    // Nothing is stored from the listener's part alone.
     await tick();
     expect(stored).toEqual([]);
+    controller.enqueue(new Uint8Array([3]));
+    controller.enqueue(new Uint8Array([4, 5]));
+    await tick();
+    expect(stored).toEqual([]);
+    controller.close();
+    await background[0];
+    expect(stored).toEqual([new Uint8Array([1, 2, 3, 4, 5])]);
   });
 
-  it('stores nothing when the listener goes away between reads', async () => {
+  it('reads the rest when the listener goes away between reads', async () => {
     const { body, controller } = providerStream();
-    const stored: number[] = [];
-    const stream = storeWhileStreaming(body, (audio) => {
-      stored.push(audio.byteLength);
-      return Promise.resolve();
-    });
-    const reader = stream.getReader();
-    controller.enqueue(new Uint8Array(4_800));
+    const { reader, stored, background } = passedThrough(body);
+    controller.enqueue(new Uint8Array([1]));
+    controller.enqueue(new Uint8Array([2]));
     await reader.read();
     await tick();
     await reader.cancel('listener gone');
-    await tick();
-    expect(stored).toEqual([]);
+    controller.enqueue(new Uint8Array([3]));
+    controller.close();
+    await background[0];
+    expect(stored).toEqual([new Uint8Array([1, 2, 3])]);
+  });
+
+  it('stores nothing of a take the provider breaks off, before or after the listener went away', async () => {
+    for (const leaveFirst of [false, true]) {
+      const { body, controller } = providerStream();
+      const { reader, stored, background } = passedThrough(body);
+      controller.enqueue(new Uint8Array([1, 2]));
+      await reader.read();
+      if (leaveFirst) await reader.cancel('listener gone');
+      controller.error(new Error('connection reset'));
+      if (!leaveFirst) await expect(reader.read()).rejects.toThrow('connection reset');
+      await Promise.all(background);
+      await tick();
+      expect(stored).toEqual([]);
+    }
   });
 });
