@@ -36,6 +36,9 @@ export async function streamUnlessEmpty(body: ReadableStream<Uint8Array>): Promi
   });
 }
 
+/** How long the rest of a take whose listener left may take to arrive (a greeting takes seconds). */
+export const BACKGROUND_READ_LIMIT_MS = 30_000;
+
 /**
  * Passes a stream through as it arrives and, once it has ended, hands the whole of it to `store`
  * (the greeting's cache) before the passed-through stream ends: the listener hears the first bytes
@@ -44,14 +47,15 @@ export async function streamUnlessEmpty(body: ReadableStream<Uint8Array>): Promi
  *
  * A listener that goes away (a barge-in, a closed tab) does not cut the take short: it has been
  * paid for, so the rest is read from the provider and the whole take stored for the next visitor,
- * as background work (`keepAlive`, ../_shared/background.ts). A take the provider breaks off is
- * never stored. Cancelling a reader would resolve its pending read as done, so that end would look
+ * as background work (`keepAlive`, ../_shared/background.ts), for at most `backgroundLimitMs`. A
+ * take the provider breaks off or does not finish in that time is never stored. Cancelling a reader would resolve its pending read as done, so that end would look
  * like the end of a whole take; that is why the provider's reader is never cancelled here.
  */
 export function storeWhileStreaming(
   body: ReadableStream<Uint8Array>,
   store: (audio: ArrayBuffer) => Promise<unknown>,
   keepAlive: (task: Promise<unknown>) => void = inBackground,
+  backgroundLimitMs = BACKGROUND_READ_LIMIT_MS,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const parts: Uint8Array[] = [];
@@ -94,14 +98,22 @@ export function storeWhileStreaming(
     },
     cancel() {
       listening = false;
-      const rest = reading.then(async () => {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          keep(value);
-        }
-        await storeWhole();
-      });
+      // A provider that stalls is given up after a while; what it sent is then not stored.
+      let overdue = false;
+      const limit = setTimeout(() => {
+        overdue = true;
+        void reader.cancel().catch(() => undefined);
+      }, backgroundLimitMs);
+      const rest = reading
+        .then(async () => {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            keep(value);
+          }
+          if (!overdue) await storeWhole();
+        })
+        .finally(() => clearTimeout(limit));
       keepAlive(rest.catch(() => reader.cancel().catch(() => undefined)));
     },
   });

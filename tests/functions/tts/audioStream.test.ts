@@ -22,7 +22,7 @@ function providerStream() {
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 10));
 
 /** The helper with a store and a background that the test can look at. */
-function passedThrough(body: ReadableStream<Uint8Array>) {
+function passedThrough(body: ReadableStream<Uint8Array>, backgroundLimitMs?: number) {
   const stored: Uint8Array[] = [];
   const background: Promise<unknown>[] = [];
   const stream = storeWhileStreaming(
@@ -32,6 +32,7 @@ function passedThrough(body: ReadableStream<Uint8Array>) {
       return Promise.resolve();
     },
     (task) => background.push(task),
+    backgroundLimitMs,
   );
   return { reader: stream.getReader(), stored, background };
 }
@@ -101,5 +102,18 @@ describe('storeWhileStreaming', () => {
       await tick();
       expect(stored).toEqual([]);
     }
+  });
+
+  it('gives up on a provider that stalls after the listener went away, and stores nothing', async () => {
+    const { body, controller } = providerStream();
+    const { reader, stored, background } = passedThrough(body, 50);
+    controller.enqueue(new Uint8Array([1, 2]));
+    await reader.read();
+    await reader.cancel('listener gone');
+    controller.enqueue(new Uint8Array([3]));
+    // No end ever comes: the background reading stops at its limit.
+    await background[0];
+    await tick();
+    expect(stored).toEqual([]);
   });
 });
