@@ -25,7 +25,8 @@ const clientSnapshot = () => consentStore.get() ?? ('none' as const);
  * instead: the admin area, whose controls fill whole phone screens, and the live coach's open
  * chat, whose input and "Senden" the floating notice covered on a laptop's screen. While an inline
  * notice is mounted the floating one stays away (./placement.tsx); it is registered before the
- * browser paints, so the two never show together.
+ * browser paints, so the two never show together. The notice carries the site's language, also
+ * where it sits inside a part in another (the live coach's German).
  */
 export function CookieBanner({ inline = false }: { inline?: boolean }) {
   const { t } = useT();
@@ -45,6 +46,7 @@ export function CookieBanner({ inline = false }: { inline?: boolean }) {
     <section
       data-cookie-notice=""
       aria-label={t('cookies.label')}
+      lang={lang}
       className={
         inline
           ? 'mx-auto my-6 w-[calc(100%-2rem)] max-w-3xl rounded-2xl border border-slate-200 bg-white p-4 text-left'

@@ -22,14 +22,8 @@ export default function LiveCoachPage() {
             {t('coachPage.languageNote', { name: persona.name })}
           </p>
         )}
-        {/* Once the chat is open, the cookie notice sits below it in the site's language, not over its controls. */}
-        <LiveCoach
-          afterChat={
-            <div lang={lang} className="w-full">
-              <CookieBanner inline />
-            </div>
-          }
-        />
+        {/* Once the chat is open, the cookie notice sits below it, not over its controls. */}
+        <LiveCoach afterChat={<CookieBanner inline />} />
       </div>
     </div>
   );
