@@ -8,7 +8,7 @@ import { CookieNoticePlacement } from './placement';
 const banner = () => screen.queryByRole('region', { name: 'Cookie-Hinweis' });
 const banners = () => screen.queryAllByRole('region', { name: 'Cookie-Hinweis' });
 
-/** The app's shell with its floating notice and a page that has put one in its flow until "Chat schließen". */
+/** The app's shell with its floating notice, and a page with one in its flow until "Chat schließen". */
 function ShellWithInlineNotice() {
   const [chatOpen, setChatOpen] = useState(true);
   return (

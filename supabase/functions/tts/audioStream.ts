@@ -48,8 +48,9 @@ export const BACKGROUND_READ_LIMIT_MS = 30_000;
  * A listener that goes away (a barge-in, a closed tab) does not cut the take short: it has been
  * paid for, so the rest is read from the provider and the whole take stored for the next visitor,
  * as background work (`keepAlive`, ../_shared/background.ts), for at most `backgroundLimitMs`. A
- * take the provider breaks off or does not finish in that time is never stored. Cancelling a reader would resolve its pending read as done, so that end would look
- * like the end of a whole take; that is why the provider's reader is never cancelled here.
+ * take the provider breaks off or does not finish in that time is never stored. Cancelling a
+ * reader resolves its pending read as done, so that end would look like the end of a whole take:
+ * the provider's reader is cancelled here only once nothing of it will be stored.
  */
 export function storeWhileStreaming(
   body: ReadableStream<Uint8Array>,
