@@ -102,6 +102,15 @@ describe('embed function', () => {
     expect(fake.embeddings()).toHaveLength(before);
   });
 
+  it('does not embed (or bill) a question while no passage has an embedding', async () => {
+    const before = fake.embeddings().length;
+    const asked = fake.requests().length;
+    // Not confidently answered by the full text: with embedded passages, this one is embedded.
+    await ask('Ist ein Glas Wein gut zum Einschlafen?');
+    expect(fake.requests().length).toBe(asked + 1);
+    expect(fake.embeddings()).toHaveLength(before);
+  });
+
   it('embeds the passages waiting for an embedding, in one batch request with the key', async () => {
     const before = fake.embeddings().length;
     const spent = async () => ((await harness.service().rpc('usage_today')).data as { modelTokens: number }).modelTokens;

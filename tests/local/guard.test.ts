@@ -11,7 +11,7 @@ import { configFromEnv, isLoopbackHost, LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY }
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { embeddingTokens } from '../fixtures/fakeProviders/fakeEmbeddings';
 import { DEFAULT_REPLY, startFakeOpenAI, tokenize, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
-import { ADMIN, clientAt as harnessClientAt, startHarness, type Harness } from './harness';
+import { addCompletedDocument, ADMIN, clientAt as harnessClientAt, startHarness, type Harness } from './harness';
 
 const MODEL_TOKEN_CAP = 50_000;
 
@@ -405,14 +405,23 @@ describe('budgets, reservations and what is counted', () => {
     // Five sentences: the coach stops reading after the fourth, before the usage report arrives.
     fake.control.reply = 'Atme ein. Halte kurz inne. Atme aus. Wiederhole das. Schlaf gut.';
     fake.control.embeddingMs = 5000;
-    const chinese = '请问我怎样才能在工作压力很大的时候更好地入睡呢？';
-    const response = await coach(harness, { messages: [{ role: 'user', content: chinese }], stream: true }, { from: clientAt('127.0.0.35') });
-    await response.text();
+    // A knowledge base with an embedded passage (only then is the question embedded too) that
+    // answers the question word for word, so the embedding is not waited for.
+    await addCompletedDocument(harness, 'abendroutine.pdf', 'Vor dem Einschlafen hilft müden Köpfen eine ruhige Abendroutine.');
+    await harness.stack.db.exec(`update public.document_chunks set embedding = array_fill(0.01::real, array[1536])::extensions.vector where embedding is null`);
+    const question = 'Hilft müden Köpfen vor dem Einschlafen eine ruhige Abendroutine?';
+    try {
+      const response = await coach(harness, { messages: [{ role: 'user', content: question }], stream: true }, { from: clientAt('127.0.0.35') });
+      await response.text();
+    } finally {
+      await harness.stack.db.exec(`delete from public.documents where title = 'abendroutine.pdf'`);
+    }
     const sent = fake.requests()[0]?.body as { messages: { content: string }[]; max_tokens: number };
     const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
     const prompt = sent.messages.reduce((sum, message) => sum + bytes(message.content) + 4, 3);
     // The embedding was asked for and cut short (not needed): billed at its bound.
-    expect(await clientSpend('127.0.0.35', 'model_tokens')).toBe(prompt + sent.max_tokens + bytes(chinese));
+    expect(bytes(question)).toBeGreaterThan(question.length);
+    expect(await clientSpend('127.0.0.35', 'model_tokens')).toBe(prompt + sent.max_tokens + bytes(question));
   });
 
   it('counts a question in a conversation only once it got an answer', async () => {

@@ -158,12 +158,14 @@ async function lookForEmbeddedPassage(supabase: ServiceClient): Promise<boolean>
 
 /**
  * The passages for a question. Without a key: the full-text search. With one, the question is
- * embedded while the full-text search runs; when that finds a confident answer, or (asked only
- * then) no passage has an embedding, its result is used at once; otherwise the search runs again
- * fused with the question's embedding (or stays full text when the embedding fails or is slow).
+ * embedded while the full-text search runs; when that finds a confident answer, or no passage has
+ * an embedding, its result is used at once; otherwise the search runs again fused with the
+ * question's embedding (or stays full text when the embedding fails or is slow).
  *
  * The search may start before the request is admitted (it costs only the database); the embedding
- * costs money, so it waits for `admitted` and is never asked for when that says false.
+ * costs money, so it waits for `admitted` and for a passage with an embedding, and is never asked
+ * for when either says no: a knowledge base without embeddings is never searched by meaning, and an
+ * embedding cut short is still counted at its bound (and may be billed).
  */
 export async function findPassages(
   supabase: ServiceClient,
@@ -175,11 +177,14 @@ export async function findPassages(
   if (provider === null) return searchPassages(supabase, request);
   const unneeded = new AbortController();
   const embeddingSignal = AbortSignal.any([signal, unneeded.signal]);
-  const embedding = admitted.then((ok) => (ok && !embeddingSignal.aborted ? questionEmbedding(provider, request, embeddingSignal) : null));
   // Whether any passage has an embedding is asked alongside the lexical search, not after it: it is
   // on the way to an answer that is not confident.
   const embedded = anyEmbeddedPassage(supabase);
   embedded.catch(() => undefined);
+  // The question is embedded (and billed) only for a knowledge base that has embedded passages.
+  const embedding = Promise.all([admitted, embedded.catch(() => false)]).then(([ok, any]) =>
+    ok && any && !embeddingSignal.aborted ? questionEmbedding(provider, request, embeddingSignal) : null,
+  );
   try {
     const lexical = await searchPassages(supabase, request);
     if ((lexical[0]?.score ?? 0) >= CONFIDENT_SCORE || !(await embedded)) return lexical;
