@@ -157,10 +157,11 @@ async function lookForEmbeddedPassage(supabase: ServiceClient): Promise<boolean>
 }
 
 /**
- * The passages for a question. Without a key: the full-text search. With one, the question is
- * embedded while the full-text search runs; when that finds a confident answer, or no passage has
- * an embedding, its result is used at once; otherwise the search runs again fused with the
- * question's embedding (or stays full text when the embedding fails or is slow).
+ * The passages for a question. Without a key: the full-text search. With one, and some passage
+ * with an embedding, the question is embedded while the full-text search runs; when that finds a
+ * confident answer, or no passage has an embedding, its result is used at once; otherwise the
+ * search runs again fused with the question's embedding (or stays full text when the embedding
+ * fails or is slow).
  *
  * The search may start before the request is admitted (it costs only the database); the embedding
  * costs money, so it waits for `admitted` and for a passage with an embedding, and is never asked
@@ -178,10 +179,9 @@ export async function findPassages(
   const unneeded = new AbortController();
   const embeddingSignal = AbortSignal.any([signal, unneeded.signal]);
   // Whether any passage has an embedding is asked alongside the lexical search, not after it: it is
-  // on the way to an answer that is not confident.
+  // on the way to the question's embedding and to an answer that is not confident. The question is
+  // embedded (and billed) only for a knowledge base that has embedded passages.
   const embedded = anyEmbeddedPassage(supabase);
-  embedded.catch(() => undefined);
-  // The question is embedded (and billed) only for a knowledge base that has embedded passages.
   const embedding = Promise.all([admitted, embedded.catch(() => false)]).then(([ok, any]) =>
     ok && any && !embeddingSignal.aborted ? questionEmbedding(provider, request, embeddingSignal) : null,
   );
