@@ -67,6 +67,8 @@ describe('starter knowledge', () => {
     expect(stored.data?.size).toBe(stress?.file_size);
 
     expect(await coach('Ich bin total gestresst bei der Arbeit, was kann ich tun?')).toContain('Pause von drei Minuten');
+    // Switching off after work, one of the commonest coaching questions; its section runs over a page break.
+    expect(await coach('Was hilft mir abends beim Abschalten?')).toContain('Feierabendritual');
     // The honest reply names what the knowledge base holds, newest document first.
     const topics = [...starterDocuments].reverse().map((document) => topicOf(document.title));
     expect(await coach('Was ist die Hauptstadt von Australien?')).toBe(honestReply(topics));
