@@ -209,6 +209,85 @@ describe('pageText: units and cells', () => {
   });
 });
 
+/** A placed run in a font: `R` the body's roman, `B` bold, `I` italic, `C` a monospaced font. */
+const inFont = (font: 'R' | 'B' | 'I' | 'C', str: string, x: number, y: number, width: number): PdfTextItem => ({
+  str,
+  hasEOL: true,
+  transform: [10, 0, 0, 10, x, y],
+  height: 10,
+  width,
+  fontName: font,
+});
+const styles = { R: { fontFamily: 'serif' }, B: { fontFamily: 'serif' }, I: { fontFamily: 'serif' }, C: { fontFamily: 'monospace' } };
+
+describe('pageText: headings set apart by their font', () => {
+  // Lines 12 points apart throughout: the space around the headings is no wider than the text's.
+  it('makes a bold heading a block of its own, numbered with a dot or not, with no more space around it than a line', () => {
+    const items = [
+      inFont('B', '1. Einzelcoaching', 50, 700, 80),
+      inFont('R', 'Eine Sitzung dauert 50 Minuten und kostet 95 Euro, das Erstgespräch ist', 50, 688, 300),
+      inFont('R', 'kostenlos.', 50, 676, 40),
+      inFont('B', 'Absagen und Umbuchen', 50, 664, 95),
+      inFont('R', 'Bis 24 Stunden vorher ist eine Absage kostenlos.', 50, 652, 190),
+    ];
+    expect(pageText(items, styles)).toBe(
+      '1. Einzelcoaching\n\nEine Sitzung dauert 50 Minuten und kostet 95 Euro, das Erstgespräch ist kostenlos.\n\n' +
+        'Absagen und Umbuchen\n\nBis 24 Stunden vorher ist eine Absage kostenlos.',
+    );
+    // Without the reader's fonts the lines stay one block, as before.
+    expect(pageText(items.map((item) => ({ ...item, fontName: undefined })))).toBe(
+      '1. Einzelcoaching\nEine Sitzung dauert 50 Minuten und kostet 95 Euro, das Erstgespräch ist kostenlos.\n' +
+        'Absagen und Umbuchen\nBis 24 Stunden vorher ist eine Absage kostenlos.',
+    );
+  });
+
+  it('keeps a title with its subtitle, and headings right below one another, in one block', () => {
+    const items = [
+      inFont('B', 'Bedienungsanleitung CREMA 7', 50, 712, 130),
+      inFont('I', 'Modell KV-700 – bitte vor dem ersten Gebrauch lesen', 50, 700, 220),
+      inFont('B', '1 Sicherheit', 50, 688, 60),
+      inFont('R', 'Ziehen Sie vor jeder Reinigung und bei jeder Störung den Netzstecker.', 50, 676, 270),
+      inFont('R', 'Tauchen Sie das Gerät nie in Wasser.', 50, 664, 140),
+    ];
+    expect(pageText(items, styles)).toBe(
+      'Bedienungsanleitung CREMA 7\nModell KV-700 – bitte vor dem ersten Gebrauch lesen\n1 Sicherheit\n\n' +
+        'Ziehen Sie vor jeder Reinigung und bei jeder Störung den Netzstecker. Tauchen Sie das Gerät nie in Wasser.',
+    );
+  });
+
+  it('leaves a sentence, a lead-in, a bold term with its description indented below, and code in its block', () => {
+    const items = [
+      // A full line in a paragraph above sets the text's right edge.
+      inFont('R', 'Ein Stand hält fest, wie die Dateien zu einem Zeitpunkt aussahen, samt Ordnern.', 50, 730, 300),
+      inFont('R', 'So sichern Sie einen Ordner mit allen Unterordnern:', 50, 700, 210),
+      inFont('C', 'sichern --rekursiv /home/anna', 64, 688, 150),
+      inFont('R', 'Die Sicherung landet im Ziel aus der Konfiguration.', 50, 676, 200),
+      inFont('I', 'Ein Stand wird nie überschrieben.', 50, 664, 140),
+      inFont('B', 'Sonderurlaub gibt es für:', 50, 652, 100),
+      inFont('B', 'Zehnerkarte', 50, 640, 50),
+      inFont('R', 'Zehn Sitzungen zum Preis von neun.', 128, 628, 140),
+    ];
+    expect(pageText(items, styles)).toBe(
+      'Ein Stand hält fest, wie die Dateien zu einem Zeitpunkt aussahen, samt Ordnern.\n\n' +
+        'So sichern Sie einen Ordner mit allen Unterordnern:\nsichern --rekursiv /home/anna\nDie Sicherung landet im Ziel aus der Konfiguration.\n' +
+        'Ein Stand wird nie überschrieben.\nSonderurlaub gibt es für:\nZehnerkarte\tZehn Sitzungen zum Preis von neun.',
+    );
+  });
+
+  it('starts a table row on a line of its own after a sentence that fills its line', () => {
+    const items = [
+      inFont('R', 'Alle Preise verstehen sich inklusive Mehrwertsteuer, eine Sitzung dauert', 50, 700, 300),
+      inFont('R', 'immer genau 50 Minuten und beginnt pünktlich zur vollen Stunde jeweils.', 50, 688, 296),
+      { ...inFont('R', 'Angebot', 50, 676, 35), hasEOL: false },
+      inFont('R', 'Preis', 200, 676, 25),
+    ];
+    expect(pageText(items, styles)).toBe(
+      'Alle Preise verstehen sich inklusive Mehrwertsteuer, eine Sitzung dauert immer genau 50 Minuten und beginnt pünktlich zur vollen Stunde jeweils.\n' +
+        'Angebot\tPreis',
+    );
+  });
+});
+
 describe('joinUnit', () => {
   it('joins two pieces of a unit at their boundary only', () => {
     expect(joinUnit('Die Metho-', 'de ist gut.\n\nNächster Absatz')).toBe('Die Methode ist gut.\n\nNächster Absatz');

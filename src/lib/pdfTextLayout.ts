@@ -7,7 +7,9 @@
  *     typesetting wrapped are joined again (the first word of a line would not have fit on the
  *     line before it); a line that starts a list entry ("•", "–", "1.", "a)", "-r") starts a unit;
  *   - a tab between the cells of a table row: runs on one line with a gap wider than a word space
- *     (a table's columns, an option beside its description).
+ *     (a table's columns, an option beside its description);
+ *   - a heading set apart by its font alone (bold, as word processors and groff's -ms set it, with
+ *     little or no space before the text below it) as a block of its own.
  *
  * The document's text is cleaned the way a reader would read it: words hyphenated at a line end
  * are joined ("Metho-" + "de"), while real hyphens stay ("E-" + "Mail", "4-7-8-" + "Atmung",
@@ -26,7 +28,12 @@ export interface PdfTextRun {
   height: number;
   /** Advance width in user space units; without it lines are kept as the reader reports them. */
   width?: number;
+  /** The reader's name of the run's font (one per font of the file: a bold cut is another font). */
+  fontName?: string;
 }
+
+/** What the reader says of a font (pdfjs's `styles`): its generic family, "monospace" for code. */
+export type PdfFontStyles = Readonly<Record<string, { fontFamily?: string } | undefined>>;
 
 /** pdfjs's marker items (`beginMarkedContent` …) carry no text. */
 export type PdfTextItem = PdfTextRun | { type: string };
@@ -42,6 +49,8 @@ interface Line {
   cellLeft: number;
   /** The widths of the gaps read as cell breaks. */
   cellGaps: number[];
+  /** The one font of the line's text, or null when it mixes fonts (a bold word in prose) or names none. */
+  font: string | null;
 }
 
 /** A gap between two runs on a line this many font heights wide separates table cells. */
@@ -92,7 +101,7 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
 }
 
-function collectLines(items: readonly PdfTextItem[]): Line[] {
+function collectLines(items: readonly PdfTextItem[], styles: PdfFontStyles): Line[] {
   const lines: Line[] = [];
   let parts: string[] = [];
   let y = 0;
@@ -101,14 +110,17 @@ function collectLines(items: readonly PdfTextItem[]): Line[] {
   let right = Number.NaN;
   let cellLeft = Number.NaN;
   let cellGaps: number[] = [];
+  let fonts = new Set<string | undefined>();
   const endLine = () => {
     const text = normaliseLine(parts.join(''));
-    if (text !== '') lines.push({ text, y, height, left, right, cellLeft, cellGaps });
+    const font = fonts.size === 1 ? ([...fonts][0] ?? null) : null;
+    if (text !== '') lines.push({ text, y, height, left, right, cellLeft, cellGaps, font });
     parts = [];
     left = Number.NaN;
     right = Number.NaN;
     cellLeft = Number.NaN;
     cellGaps = [];
+    fonts = new Set();
   };
   for (const item of items) {
     if (!isRun(item)) continue;
@@ -133,6 +145,8 @@ function collectLines(items: readonly PdfTextItem[]): Line[] {
         parts.push(gap);
       }
       parts.push(item.str);
+      // Code in a monospaced font is set apart by its font, too, but it is no heading.
+      fonts.add(item.fontName !== undefined && styles[item.fontName]?.fontFamily !== 'monospace' ? item.fontName : undefined);
       right = measured ? x + (item.width ?? 0) : Number.NaN;
     } else if (parts.length > 0 && (!measured || Number.isNaN(right))) {
       // Without widths, the reader's own spaces are all there is.
@@ -179,7 +193,7 @@ const isTerm = (text: string): boolean => /^[^\s.,;:!?]+$/u.test(text);
 function continues(before: Line, line: Line, rightEdge: number, beforeContinued: boolean, beforeTerm: boolean): boolean {
   if (Number.isNaN(before.right) || Number.isNaN(line.left) || entryStart.test(line.text)) return false;
   if (beforeContinued && outdented(before, line)) return false;
-  if (before.text.includes('\t') && line.text.includes('\t')) return false;
+  if (line.text.includes('\t') && (before.text.includes('\t') || /[.!?]$/u.test(before.text))) return false;
   if (before.text.includes('\t') && line.left < before.cellLeft - before.height && isTerm(line.text)) return false;
   if (describes(before, line, beforeTerm)) return true;
   const firstWord = /^\S+/u.exec(line.text)?.[0] ?? '';
@@ -207,6 +221,69 @@ const describes = (before: Line, line: Line, term = false): boolean =>
   !before.text.includes('\t') &&
   line.left > before.left + 2 * before.height;
 
+/** The font most of the page's text is set in: its body text. */
+function bodyFont(lines: readonly Line[]): string | null {
+  const characters = new Map<string, number>();
+  for (const { font, text } of lines) if (font !== null) characters.set(font, (characters.get(font) ?? 0) + text.length);
+  let body: string | null = null;
+  for (const [font, count] of characters) if (body === null || count > (characters.get(body) ?? 0)) body = font;
+  return body;
+}
+
+/**
+ * A line that can be a heading: short, no sentence (a question may be one: an FAQ's), no table
+ * row and no bulleted entry (a numbered heading, "2. Zahlung", is one).
+ */
+const headingLike = (text: string): boolean =>
+  text.length <= 90 &&
+  !text.includes('\t') &&
+  /\p{L}/u.test(text) &&
+  !/[.,;:!…)"“”»]$/u.test(text) &&
+  !/^(?:[•·▪◦‣∙●○■□►▸*–—-]\s|--?[\p{L}\p{N}])/u.test(text);
+
+/**
+ * The lines that start a block because a heading set apart by its font ends before them or starts
+ * with them: one to three heading-like lines in one font other than the body's, between lines of
+ * other fonts, the line below not indented under it (a bold term with its description indented
+ * below stays an entry). The gap around such a heading is often no wider than a paragraph's. A
+ * heading-like line alone below it before a gap (a title's subtitle) stays in its block, and so do
+ * headings right below one another. A wrapped heading's lines may end with a comma.
+ * `gapBefore[i]`: line i starts a block by the gap above it.
+ */
+function fontHeadingEdges(lines: readonly Line[], gapBefore: readonly boolean[]): Set<number> {
+  const body = bodyFont(lines);
+  // The headings set apart by their font, as [first line, line after the last).
+  const headings: [number, number][] = [];
+  for (let start = 0, end = 1; start < lines.length; start = end, end = start + 1) {
+    const font = lines[start]?.font ?? null;
+    while (end < lines.length && font !== null && lines[end]?.font === font) end++;
+    const group = lines.slice(start, end);
+    const first = group[0];
+    const next = lines[end];
+    if (
+      font !== null &&
+      font !== body &&
+      first !== undefined &&
+      group.length <= 3 &&
+      group.every((line, k) => headingLike(k < group.length - 1 ? line.text.replace(/,$/u, '') : line.text)) &&
+      !(next !== undefined && next.left > first.left + 2 * first.height)
+    ) {
+      headings.push([start, end]);
+    }
+  }
+  const startsHeading = new Set(headings.map(([start]) => start));
+  const endsHeading = new Set(headings.map(([, end]) => end));
+  const edges = new Set<number>();
+  for (const [start, end] of headings) {
+    const next = lines[end];
+    const startsBlock = (i: number) => i >= lines.length || gapBefore[i] === true || startsHeading.has(i);
+    const subtitle = next !== undefined && (startsHeading.has(end) || (headingLike(next.text) && startsBlock(end + 1)));
+    if (start > 0 && !endsHeading.has(start)) edges.add(start);
+    if (next !== undefined && !subtitle) edges.add(end);
+  }
+  return edges;
+}
+
 /** Two pieces of one unit joined: hyphenation at the end of the first undone, else a space. */
 export function joinUnit(first: string, second: string): string {
   // Only the boundary is looked at: the last word of `first` and the first word of `second`.
@@ -217,9 +294,9 @@ export function joinUnit(first: string, second: string): string {
   return head + boundary + second.slice(next.length);
 }
 
-/** One page's text: units separated by '\n', blocks by an empty line. */
-export function pageText(items: readonly PdfTextItem[]): string {
-  const lines = collectLines(items);
+/** One page's text: units separated by '\n', blocks by an empty line (`styles`: the reader's fonts, to tell code from headings). */
+export function pageText(items: readonly PdfTextItem[], styles: PdfFontStyles = {}): string {
+  const lines = collectLines(items, styles);
   const steps = lines.slice(1).map((line, i) => (lines[i]?.y ?? line.y) - line.y);
   // The usual distance between baselines; capped, so a page of one-line paragraphs still shows its gaps.
   const usualHeight = median(lines.map((line) => line.height).filter((height) => height > 0)) || 10;
@@ -237,6 +314,12 @@ export function pageText(items: readonly PdfTextItem[]): string {
       line.cellLeft = line.left;
     }
   }
+  const gapBefore = lines.map((_line, i) => {
+    const step = steps[i - 1] ?? 0;
+    // A wide gap starts a block; a jump upwards (next column, a footer drawn first) too.
+    return i > 0 && (step > spacing * 1.4 || step < -0.5 * usualHeight);
+  });
+  const headingEdges = fontHeadingEdges(lines, gapBefore);
   let text = '';
   // Whether the line before went on the unit of the line before it; whether it started left of
   // that line after a wrapped one (a term whose description may follow indented).
@@ -248,9 +331,7 @@ export function pageText(items: readonly PdfTextItem[]): string {
       text = line.text;
       return;
     }
-    const step = steps[i - 1] ?? 0;
-    // A wide gap starts a block; a jump upwards (next column, a footer drawn first) too.
-    const block = step > spacing * 1.4 || step < -0.5 * usualHeight;
+    const block = gapBefore[i] === true || headingEdges.has(i);
     const joins = !block && continues(before, line, rightEdge, continued, term);
     if (block) text += `\n\n${line.text}`;
     else if (joins) {

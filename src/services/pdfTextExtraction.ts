@@ -90,7 +90,7 @@ export async function extractTextWith(pdfjs: PdfjsLib, data: Uint8Array, options
       signal?.throwIfAborted();
       const page = await document.getPage(number);
       const content = await page.getTextContent();
-      pages.push(pageText(content.items));
+      pages.push(pageText(content.items, content.styles));
       page.cleanup();
       onPage?.(number, total);
     }

@@ -2,11 +2,13 @@
  * Text clean-up on real PDFs: documents typeset by groff with German hyphenation, running headers
  * and footers with page numbers, rendered by ghostscript, read by the extraction the app uses.
  */
+import { join } from 'node:path';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 
 import { documentText, joinHyphenation, pageText } from '../../src/lib/pdfTextLayout';
 import { extractTextWith } from '../../src/services/pdfTextExtraction';
+import { renderGroffPdf } from '../fixtures/pdf/groff';
 import { renderOriginalPdf } from '../fixtures/rag/dev/original/render';
 
 const extract = async (file: string, german = true) => extractTextWith(pdfjs, renderOriginalPdf(file, german));
@@ -39,6 +41,25 @@ describe('clean text from real PDFs', () => {
     expect(text).toContain('\n\nDie Pomodoro-Technik\n\nBei der Pomodoro-Technik arbeitest du');
     expect(text).toContain('E-Mails');
     expect(text).toContain('20-20-20-Regel');
+  });
+});
+
+describe('structure from real PDFs', () => {
+  it('sets bold headings with no more space below them than a paragraph apart, and a table apart from the sentence above it', async () => {
+    const pdf = renderGroffPdf(join(import.meta.dirname, '../fixtures/pdf/groff'), 'praxis-preise', { tables: true });
+    const { text } = await extractTextWith(pdfjs, pdf);
+    expect(text).toBe(
+      [
+        'Praxis Lindenhof – Preise und Buchung 2027',
+        '1. Einzelcoaching',
+        'Alle Preise verstehen sich inklusive Mehrwertsteuer. Eine Sitzung dauert 50 Minuten, das Erstgespräch ist kostenlos.\n' +
+          'Angebot\tPreis\nEinzelsitzung\t95 Euro\nZehnerkarte (10 Sitzungen)\t850 Euro\nPaarsitzung (80 Minuten)\t160 Euro',
+        '2. Absagen und Umbuchen',
+        'Termine kannst du bis 24 Stunden vorher kostenlos absagen oder verschieben. Bei späterer Absage berechnen wir die Hälfte des Honorars.',
+        '3. Zahlung',
+        'Du zahlst per Überweisung innerhalb von 14 Tagen nach der Rechnung. Barzahlung in der Praxis ist nicht möglich.',
+      ].join('\n\n'),
+    );
   });
 });
 
