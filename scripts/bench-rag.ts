@@ -11,10 +11,15 @@
  * no OPENAI_API_KEY, for the offline answer; a follow-up is asked after its previous question, with
  * that turn and its answer in the history, as the browser sends them.
  *
+ * Then every question again in a conversation: after the question half the half's list away (and
+ * its answer), as a visitor asks one thing after another; a follow-up after its own previous
+ * question as before. Every question after a visitor's first reaches the coach this way.
+ *
  * Prints per half and per kind of document: recall@5 (the answering passage among the five
  * passages found), MRR, offline answer hit (the answer contains the expected fact) and, per half,
  * honest no-answer (questions no document answers get the honest reply); whether every document
- * ended COMPLETED; and whether any kind falls below 80 % of the half's overall figure.
+ * ended COMPLETED; and whether any kind falls below 80 % of the half's overall figure. The same
+ * figures in a conversation follow, without budgets of their own.
  * Budgets: recall@5 >= 90 %, MRR >= 0.75, offline hit >= 80 %, honest >= 90 %.
  *
  * `npm run bench:rag -- --half dev|heldout|all` (default: every half present), `--verbose` lists
@@ -88,7 +93,14 @@ async function coachAnswer(url: string, messages: readonly ChatMessage[]): Promi
   return body.choices?.[0]?.message?.content ?? '';
 }
 
-async function runHalf(corpus: HalfCorpus): Promise<Outcome[]> {
+interface HalfOutcomes {
+  /** Each question asked on its own (a follow-up after its previous question). */
+  alone: Outcome[];
+  /** Each question asked after another one of the half (a follow-up after its own). */
+  conversation: Outcome[];
+}
+
+async function runHalf(corpus: HalfCorpus): Promise<HalfOutcomes> {
   const stack = await startLocalStack({
     ...configFromEnv({}),
     port: 0,
@@ -125,11 +137,18 @@ async function runHalf(corpus: HalfCorpus): Promise<Outcome[]> {
       return answer;
     };
 
-    const outcomes: Outcome[] = [];
-    for (const question of corpus.questions) {
+    /** Every question, each after the user turn `before` names for it (if any) and its answer. */
+    const askAll = async (before: (question: CorpusQuestion, index: number) => string | undefined): Promise<Outcome[]> => {
+      const outcomes: Outcome[] = [];
+      for (const [index, question] of corpus.questions.entries()) {
+        outcomes.push(await askOne(question, before(question, index)));
+      }
+      return outcomes;
+    };
+    const askOne = async (question: CorpusQuestion, before: string | undefined): Promise<Outcome> => {
       const history: ChatMessage[] = [];
-      if (question.previous !== undefined) {
-        const previous: ChatMessage = { role: 'user', content: question.previous };
+      if (before !== undefined) {
+        const previous: ChatMessage = { role: 'user', content: before };
         history.push(previous, { role: 'assistant', content: await ask([previous]) });
       }
       history.push({ role: 'user', content: question.question });
@@ -139,16 +158,20 @@ async function runHalf(corpus: HalfCorpus): Promise<Outcome[]> {
       const wanted = question.passage === undefined ? null : squeezed(question.passage);
       const index = wanted === null ? -1 : passages.findIndex((passage) => squeezed(passage).includes(wanted));
       const facts = (question.fact ?? []).map(squeezed);
-      outcomes.push({
+      return {
         question,
         rank: index < 0 ? null : index + 1,
         answer,
         honest: isHonestReply(answer),
         hit: facts.some((fact) => squeezed(answer).includes(fact)),
         passages,
-      });
-    }
-    return outcomes;
+      };
+    };
+    const { questions } = corpus;
+    const alone = await askAll((question) => question.previous);
+    const away = Math.floor(questions.length / 2);
+    const conversation = await askAll((question, index) => question.previous ?? questions[(index + away) % questions.length]?.question);
+    return { alone, conversation };
   } finally {
     await stack.close();
   }
@@ -174,8 +197,8 @@ function listMisses(outcomes: readonly Outcome[]): void {
   }
 }
 
-/** Prints the half's table; returns whether it keeps the budgets and the per-kind rule. */
-function report(half: Half, outcomes: readonly Outcome[]): boolean {
+/** Prints a table of the figures, overall and per kind of document; returns them. */
+function table(title: string, outcomes: readonly Outcome[]): { overall: Figures; byKind: Map<Kind, Figures>; kinds: Kind[] } {
   const overall = figures(outcomes);
   const byKind = new Map<Kind, Figures>(
     KINDS.map((kind) => [kind, figures(outcomes.filter((outcome) => outcome.question.kind === kind))]),
@@ -183,14 +206,19 @@ function report(half: Half, outcomes: readonly Outcome[]): boolean {
   const kinds = KINDS.filter((kind) => (byKind.get(kind)?.answerable ?? 0) > 0);
   const row = (label: string, pick: (value: Figures) => number, show: (value: number) => string) =>
     `  ${label.padEnd(20)}${show(pick(overall)).padStart(10)}${kinds.map((kind) => show(pick(byKind.get(kind) ?? overall)).padStart(12)).join('')}`;
-  console.log(`\n${half}: ${String(overall.answerable)} answerable, ${String(overall.unanswerable)} unanswerable questions`);
+  console.log(`\n${title}: ${String(overall.answerable)} answerable, ${String(overall.unanswerable)} unanswerable questions`);
   console.log(`  ${''.padEnd(20)}${'overall'.padStart(10)}${kinds.map((kind) => kind.padStart(12)).join('')}`);
   console.log(`  ${'questions'.padEnd(20)}${String(overall.answerable).padStart(10)}${kinds.map((kind) => String(byKind.get(kind)?.answerable ?? 0).padStart(12)).join('')}`);
   console.log(row('recall@5', (value) => value.recall, percent));
   console.log(row('MRR', (value) => value.mrr, decimal));
   console.log(row('offline answer hit', (value) => value.offline, percent));
   console.log(`  ${'honest no-answer'.padEnd(20)}${percent(overall.honest).padStart(10)}`);
+  return { overall, byKind, kinds };
+}
 
+/** Prints the half's tables; returns whether it keeps the budgets and the per-kind rule. */
+function report(half: Half, { alone, conversation }: HalfOutcomes): boolean {
+  const { overall, byKind, kinds } = table(half, alone);
   const failures: string[] = [];
   const budget = (name: string, value: number, limit: number, show: (value: number) => string) => {
     if (!(value >= limit)) failures.push(`${name} ${show(value)} < ${show(limit)}`);
@@ -211,6 +239,7 @@ function report(half: Half, outcomes: readonly Outcome[]): boolean {
     }
   }
   console.log(failures.length === 0 ? '  budgets and per-kind rule: ok' : `  OVER BUDGET: ${failures.join('; ')}`);
+  table(`${half}, in a conversation (after the question half the list away)`, conversation);
   return failures.length === 0;
 }
 
@@ -220,13 +249,16 @@ async function main(): Promise<void> {
   if (asked.length === 0 || asked.some((half) => !present.includes(half))) {
     throw new Error(`--half must be dev, heldout or all (present here: ${present.join(', ') || 'none'})`);
   }
-  const results: [Half, Outcome[]][] = [];
+  const results: [Half, HalfOutcomes][] = [];
   for (const half of asked) results.push([half, await runHalf(loadHalf(half))]);
   let within = true;
   for (const [half, outcomes] of results) {
     if (verbose) {
       console.log(`\n${half}: misses`);
-      listMisses(outcomes);
+      listMisses(outcomes.alone);
+      console.log(`\n${half}: misses in a conversation that the question alone does not have`);
+      const alone = new Set(outcomes.alone.filter((outcome) => outcome.hit || outcome.honest).map((outcome) => outcome.question.id));
+      listMisses(outcomes.conversation.filter((outcome) => alone.has(outcome.question.id)));
     }
     within = report(half, outcomes) && within;
   }

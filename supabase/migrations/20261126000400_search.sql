@@ -641,7 +641,8 @@ $$;
 
 -- What in a passage answers to the question, for the offline coach to find the sentence, list
 -- entry or table row that holds it: {"total": the question's weight, "asked": how many weighted
--- terms the latest question has itself, "related_share": what a thesaurus synonym counts,
+-- terms the latest question has itself, "asked_weight": their weight, "related_share": what a
+-- thesaurus synonym counts,
 -- "terms": [{"term", "weight", "previous", "words": the passage's lexemes that count as the term,
 -- "related": those that count as its thesaurus synonyms only}]}. A follow-up's previous turn at
 -- half weight, as the score counts it.
@@ -655,6 +656,7 @@ as $$
   select jsonb_build_object(
     'total', coalesce((select sum(case when t.from_previous then 0.5 * t.weight else t.weight end) from unnest(terms) as t), 0),
     'asked', (select count(*) from unnest(terms) as t where t.weight > 0 and not t.from_previous),
+    'asked_weight', coalesce((select sum(t.weight) from unnest(terms) as t where not t.from_previous), 0),
     'related_share', private.thesaurus_share(),
     'terms', coalesce((
       select jsonb_agg(jsonb_build_object(

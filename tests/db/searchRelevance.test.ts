@@ -18,7 +18,7 @@ interface Hit extends Record<string, unknown> {
   rank: number;
   matched_terms: string[];
   language: string;
-  evidence: { total: number; asked: number; terms: { term: string; weight: number; previous: boolean; words: string[] }[] };
+  evidence: { total: number; asked: number; asked_weight: number; terms: { term: string; weight: number; previous: boolean; words: string[] }[] };
 }
 
 const stress = [
@@ -191,6 +191,11 @@ describe('search_knowledge relevance', () => {
     const [hit] = await search('Und wie kühl?', 'Was ist mit dem Schlafzimmer?');
     expect(hit?.evidence.asked).toBe(1);
     expect(hit?.evidence.total).toBeGreaterThan(0);
+    // The latest question's own weight: the total without the previous turn's half.
+    const kuhl = hit?.evidence.terms.find((term) => !term.previous);
+    const schlafzimm = hit?.evidence.terms.find((term) => term.previous);
+    expect(hit?.evidence.asked_weight).toBeCloseTo(kuhl?.weight ?? Number.NaN, 5);
+    expect(hit?.evidence.total).toBeCloseTo((kuhl?.weight ?? 0) + (schlafzimm?.weight ?? 0), 5);
     expect(hit?.evidence.terms).toEqual([
       { term: 'kuhl', weight: expect.any(Number) as unknown, previous: false, words: ['kuhl'], related: [] },
       { term: 'schlafzimm', weight: expect.any(Number) as unknown, previous: true, words: ['schlafzimm'], related: [] },

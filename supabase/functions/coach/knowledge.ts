@@ -52,6 +52,8 @@ export interface Evidence {
   total: number;
   /** How many weighted terms the latest question has itself (found in the passage or not). */
   asked: number;
+  /** The weight of those terms: `total` without the previous turn's. */
+  askedWeight: number;
   /** The share of a term's weight that a thesaurus synonym of it counts. */
   relatedShare: number;
   terms: EvidenceTerm[];
@@ -67,7 +69,7 @@ export interface Passage {
   evidence: Evidence;
 }
 
-const NO_EVIDENCE: Evidence = { total: 0, asked: 0, relatedShare: 0, terms: [] };
+const NO_EVIDENCE: Evidence = { total: 0, asked: 0, askedWeight: 0, relatedShare: 0, terms: [] };
 
 const strings = (value: Json | undefined): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
@@ -75,7 +77,7 @@ const strings = (value: Json | undefined): string[] =>
 /** The search's evidence column, read defensively: anything malformed counts as no evidence. */
 export function evidenceOf(value: Json): Evidence {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return NO_EVIDENCE;
-  const { total, asked, terms, related_share: relatedShare } = value;
+  const { total, asked, terms, related_share: relatedShare, asked_weight: askedWeight } = value;
   if (typeof total !== 'number' || typeof asked !== 'number' || !Array.isArray(terms)) return NO_EVIDENCE;
   const found: EvidenceTerm[] = [];
   for (const entry of terms) {
@@ -84,7 +86,14 @@ export function evidenceOf(value: Json): Evidence {
     if (typeof term !== 'string' || typeof weight !== 'number' || typeof previous !== 'boolean' || !Array.isArray(words)) continue;
     found.push({ term, weight, previous, words: strings(words), related: strings(related) });
   }
-  return { total, asked, relatedShare: typeof relatedShare === 'number' ? relatedShare : 0, terms: found };
+  return {
+    total,
+    asked,
+    // Without the field, the whole weight counts as the question's own.
+    askedWeight: typeof askedWeight === 'number' ? askedWeight : total,
+    relatedShare: typeof relatedShare === 'number' ? relatedShare : 0,
+    terms: found,
+  };
 }
 
 /** The user message before the latest one, for follow-ups ("Und wie lange?"). */

@@ -14,6 +14,10 @@
  * counts twice: of two parts that hold the question's words, it is the one that answers. Headings and title blocks are never quoted (the database keeps
  * them apart from the text), and neither is the opening of a section that holds nothing asked.
  *
+ * A question in a conversation is answered by its own words: the previous turn's decide only
+ * between parts that hold as much of it, unless the question marks itself as a follow-up
+ * (marksFollowUp(): "Und …", "dafür", "dabei" …) or has no words of its own ("Und wie lange?").
+ *
  * When no passage was found, Mia says warmly that this is not in her knowledge and what her
  * knowledge covers. When passages were found but the best part holds too little of the question
  * (the search matched it through words that do not answer it), she says so as honestly, naming the
@@ -80,9 +84,42 @@ interface Choice {
   unit: Unit | null;
   /** The sentences of a prose answer (empty for an entry or a row). */
   sentences: string[];
-  /** The share of the question's weight it holds, before the passage's own standing. */
+  /** The share of the latest question's weight it holds, before the passage's own standing. */
   share: number;
+  /** What decides, weighed as askedOnly() weighs the question. */
   score: number;
+  /** The score with the previous turn's terms at their weight: decides between equal scores. */
+  withPrevious: number;
+}
+
+/**
+ * Whether a question says that it goes on with the one before: it starts with "und", "aber",
+ * "oder" or "auch", or it points back with a pronominal adverb ("dabei", "dafür", "damit" …: "da"
+ * and a preposition). German marks a follow-up this way; a question without such a mark may be
+ * a new one, also in a conversation.
+ */
+export function marksFollowUp(question: string): boolean {
+  const words = question.toLowerCase().match(/\p{L}+/gu) ?? [];
+  if (['und', 'aber', 'oder', 'auch'].includes(words[0] ?? '')) return true;
+  return words.some((word) => POINTING_BACK.test(word));
+}
+
+const POINTING_BACK =
+  /^(?:da|dar)(?:an|auf|aus|bei|durch|für|gegen|hinter|in|mit|nach|neben|über|um|unter|von|vor|zu|zwischen)$/u;
+
+/**
+ * The evidence as the latest question alone weighs it: the previous turn's terms weigh nothing.
+ * A visitor who asks something new in a conversation is answered by what they ask now; the
+ * previous turn only decides between parts that hold as much of it. A follow-up (marksFollowUp(),
+ * or one without weighted words of its own: "Und wie lange?") keeps the previous turn's weight.
+ */
+function askedOnly(evidence: Evidence, followUp: boolean): Evidence {
+  if (followUp || evidence.asked === 0 || evidence.askedWeight <= 0) return evidence;
+  return {
+    ...evidence,
+    total: evidence.askedWeight,
+    terms: evidence.terms.map((term) => (term.previous ? { ...term, weight: 0 } : term)),
+  };
 }
 
 /**
@@ -156,7 +193,10 @@ function weightOf(evidence: Evidence, own: readonly number[], context: readonly 
  * document's title holds, which the search counts too, is in none of the passage's parts.
  */
 export function heldShare(passage: Pick<Passage, 'evidence'>): number {
-  const { evidence } = passage;
+  return heldShareOf(passage.evidence);
+}
+
+function heldShareOf(evidence: Evidence): number {
   if (evidence.total <= 0) return 0;
   const held = evidence.terms.reduce(
     (sum, term) => sum + term.weight * (term.words.length > 0 ? 1 : term.related.length > 0 ? evidence.relatedShare : 0),
@@ -168,40 +208,67 @@ export function heldShare(passage: Pick<Passage, 'evidence'>): number {
 /** How much more a part counts for the kind of answer it carries. */
 const typeFactor = (type: AnswerType | null, text: string, row: boolean): number => (type !== null && carriesAnswer(type, text, row) ? TYPE_FACTOR : 1);
 
+/** How a part of a passage scores, by the evidence as given (`full`) and by the latest question alone (`asked`). */
+interface Scoring {
+  evidence: Evidence;
+  standing: number;
+  pairs: { pair: string; weight: number }[];
+}
+
+function scoring(question: string, evidence: Evidence, top: number): Scoring {
+  return {
+    evidence,
+    standing: top > 0 ? (heldShareOf(evidence) / top) ** STANDING_POWER : 1,
+    pairs: phrases(question, evidence),
+  };
+}
+
 /**
  * Every quotable part of the passages with its score; the best one wins. `type`: the kind of
  * answer asked for (a follow-up without question words asks for what the previous turn did).
+ * Unless the question is a follow-up, parts are compared by what they hold of the latest question
+ * and the previous turn's terms decide only between parts that hold as much of it (askedOnly()).
  */
 function bestPart(question: string, type: AnswerType | null, passages: readonly Passage[]): Choice | null {
   const top = Math.max(0, ...passages.map(heldShare));
+  const followUp = marksFollowUp(question);
+  const topAsked = Math.max(0, ...passages.map((passage) => heldShareOf(askedOnly(passage.evidence, followUp))));
   let best: Choice | null = null;
   const consider = (choice: Choice) => {
     const leader: Choice | null = best;
+    const same = (a: number, b: number) => Math.abs(a - b) <= 1e-9;
     // Of two parts holding as much, an entry or a row says it more directly than prose.
-    const tie = leader !== null && Math.abs(choice.score - leader.score) <= 1e-9;
-    if (leader === null || choice.score > leader.score + 1e-9 || (tie && choice.unit !== null && leader.unit === null)) {
-      best = choice;
-    }
+    const better =
+      leader === null ||
+      choice.score > leader.score + 1e-9 ||
+      (same(choice.score, leader.score) &&
+        (choice.withPrevious > leader.withPrevious + 1e-9 ||
+          (same(choice.withPrevious, leader.withPrevious) && choice.unit !== null && leader.unit === null)));
+    if (better) best = choice;
   };
   for (const passage of passages) {
     const { evidence } = passage;
     if (evidence.total <= 0 || evidence.terms.length === 0) continue;
-    const standing = top > 0 ? (heldShare(passage) / top) ** STANDING_POWER : 1;
+    const full = scoring(question, evidence, top);
+    const asked = scoring(question, askedOnly(evidence, followUp), topAsked);
     const headingHeld = heldTerms(evidence, passage.heading);
-    const pairs = phrases(question, evidence);
     const units = passageUnits(passage.content);
+    /** The share a part holds and its score, by one way of weighing. */
+    const weigh = ({ evidence: weighed, standing, pairs }: Scoring, own: readonly number[], context: readonly number[], phraseText: string, typed: number) => {
+      const share = weighed.total > 0 ? (weightOf(weighed, own, context) + phraseWeight(phraseText, pairs)) / weighed.total : 0;
+      return { share, score: share * standing * typed };
+    };
 
     // Entries and rows on their own, with their lead-in and heading as context. A table's column
     // names count fully: the question "Was kostet …" asks for the column "Preis".
     for (const unit of units.filter((candidate) => candidate.kind !== 'prose')) {
       if (!answersNow(evidence, unit.text)) continue;
       const own = heldTerms(evidence, [unit.text, ...(unit.header ?? [])].join('\t'));
-      const context = heldTerms(evidence, [passage.heading, unit.leadIn ?? ''].join(' '));
-      const held = weightOf(evidence, own, context.map((value, index) => Math.max(value, headingHeld[index] ?? 0)));
-      if (held <= 0) continue;
-      const share = (held + phraseWeight(unit.text, pairs)) / evidence.total;
+      const context = heldTerms(evidence, [passage.heading, unit.leadIn ?? ''].join(' ')).map((value, index) => Math.max(value, headingHeld[index] ?? 0));
+      if (weightOf(evidence, own, context) <= 0) continue;
       const typed = typeFactor(type, [unit.text, ...(unit.header ?? [])].join('\t'), true);
-      consider({ passage, unit, sentences: [], share, score: share * standing * typed });
+      const now = weigh(asked, own, context, unit.text, typed);
+      consider({ passage, unit, sentences: [], share: now.share, score: now.score, withPrevious: weigh(full, own, context, unit.text, typed).score });
     }
 
     // Prose: windows of up to four sentences of one paragraph or the ones after it, each term
@@ -217,10 +284,10 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
       if (!opens && (!first.some((value) => value > 0) || !answersNow(evidence, sentences[start] ?? ''))) continue;
       const window = held.slice(start, start + MAX_SENTENCES);
       const own = evidence.terms.map((_, term) => Math.max(...window.map((values, offset) => (values[term] ?? 0) * WINDOW_DECAY ** offset)));
-      const weight = weightOf(evidence, own, headingHeld) + phraseWeight(sentences[start] ?? '', pairs);
-      const share = weight / evidence.total;
       const chosen = sentences.slice(start, start + MAX_SENTENCES);
-      consider({ passage, unit: null, sentences: chosen, share, score: share * standing * typeFactor(type, chosen.join(' '), false) });
+      const typed = typeFactor(type, chosen.join(' '), false);
+      const now = weigh(asked, own, headingHeld, sentences[start] ?? '', typed);
+      consider({ passage, unit: null, sentences: chosen, share: now.share, score: now.score, withPrevious: weigh(full, own, headingHeld, sentences[start] ?? '', typed).score });
     }
   }
   return best;

@@ -22,6 +22,7 @@ describe('evidenceOf', () => {
       evidenceOf({
         total: 6,
         asked: 2,
+        asked_weight: 5,
         related_share: 0.6,
         terms: [
           { term: 'hochzeit', weight: 4, previous: false, words: ['hochzeit', 7], related: ['trauung', null] },
@@ -33,20 +34,22 @@ describe('evidenceOf', () => {
     ).toEqual({
       total: 6,
       asked: 2,
+      askedWeight: 5,
       relatedShare: 0.6,
       terms: [
         { term: 'hochzeit', weight: 4, previous: false, words: ['hochzeit'], related: ['trauung'] },
         { term: 'feier', weight: 1, previous: false, words: ['feier'], related: [] },
       ],
     });
-    expect(evidenceOf({ total: 1, asked: 1, terms: [] })).toEqual({ total: 1, asked: 1, relatedShare: 0, terms: [] });
-    expect(evidenceOf(null)).toEqual({ total: 0, asked: 0, relatedShare: 0, terms: [] });
-    expect(evidenceOf([1, 2])).toEqual({ total: 0, asked: 0, relatedShare: 0, terms: [] });
+    expect(evidenceOf({ total: 1, asked: 1, terms: [] })).toEqual({ total: 1, asked: 1, askedWeight: 1, relatedShare: 0, terms: [] });
+    expect(evidenceOf({ total: 3, asked: 1, asked_weight: 2, terms: [] })).toEqual({ total: 3, asked: 1, askedWeight: 2, relatedShare: 0, terms: [] });
+    expect(evidenceOf(null)).toEqual({ total: 0, asked: 0, askedWeight: 0, relatedShare: 0, terms: [] });
+    expect(evidenceOf([1, 2])).toEqual({ total: 0, asked: 0, askedWeight: 0, relatedShare: 0, terms: [] });
   });
 });
 
 describe('knowledgeMessage', () => {
-  const evidence = { total: 1, asked: 1, relatedShare: 0.6, terms: [] };
+  const evidence = { total: 1, asked: 1, askedWeight: 1, relatedShare: 0.6, terms: [] };
 
   it('quotes each passage with its section between markers, after the rules', () => {
     const message = knowledgeMessage([{ title: 'Preise.pdf', heading: '2 Kurse', content: 'Achtsamkeitskurs\t340 €', score: 1, evidence }]);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Evidence, EvidenceTerm, Passage } from '../../../supabase/functions/coach/knowledge';
-import { closestReply, honestReply, isHonestReply, NOT_IN_KNOWLEDGE, offlineAnswer } from '../../../supabase/functions/coach/offline';
+import { closestReply, honestReply, isHonestReply, marksFollowUp, NOT_IN_KNOWLEDGE, offlineAnswer } from '../../../supabase/functions/coach/offline';
 
 /** A term of the question: its weight, the lexemes that count as it, from the previous turn or not. */
 const term = (name: string, weight: number, words: string[] = [name], previous = false, related: string[] = []): EvidenceTerm => ({
@@ -18,9 +18,12 @@ const term = (name: string, weight: number, words: string[] = [name], previous =
   related,
 });
 
-/** A passage with the evidence of the given terms (those it holds), `total` the question's weight. */
-function passage(heading: string, content: string, held: EvidenceTerm[], total: number, score = 1, asked?: number): Passage {
-  const evidence: Evidence = { total, asked: asked ?? held.filter((item) => !item.previous).length, relatedShare: 0.6, terms: held };
+/**
+ * A passage with the evidence of the given terms (those it holds), `total` the question's weight,
+ * `askedWeight` the latest question's own (all of `total` unless given).
+ */
+function passage(heading: string, content: string, held: EvidenceTerm[], total: number, score = 1, asked?: number, askedWeight = total): Passage {
+  const evidence: Evidence = { total, asked: asked ?? held.filter((item) => !item.previous).length, askedWeight, relatedShare: 0.6, terms: held };
   return { title: 'Handbuch.pdf', heading, content, score, evidence };
 }
 
@@ -114,12 +117,56 @@ describe('offlineAnswer', () => {
     const answer = offlineAnswer(
       'Und bis wann muss ich das abrechnen?',
       [
-        passage('4.2 Fahrten mit dem eigenen Auto', mileage, [term('kilometergeld', 1.5, ['kilometer'], true), term('auto', 1.5, ['auto'], true)], 6, 1, 1),
-        passage('4.4 Abrechnung', deadline, [term('abrechn', 3, ['abrechn']), term('kilometergeld', 1.5, ['kilometer'], true)], 6, 0.8, 1),
+        passage('4.2 Fahrten mit dem eigenen Auto', mileage, [term('kilometergeld', 1.5, ['kilometer'], true), term('auto', 1.5, ['auto'], true)], 6, 1, 1, 3),
+        passage('4.4 Abrechnung', deadline, [term('abrechn', 3, ['abrechn']), term('kilometergeld', 1.5, ['kilometer'], true)], 6, 0.8, 1, 3),
       ],
       [],
     );
     expect(answer).toBe(deadline);
+  });
+
+  it('reads whether a question says that it goes on with the one before', () => {
+    expect(marksFollowUp('Und die Rechnungen?')).toBe(true);
+    expect(marksFollowUp('Kann ich dafür auch Essig nehmen?')).toBe(true);
+    expect(marksFollowUp('Werden dabei meine Dateien überschrieben?')).toBe(true);
+    expect(marksFollowUp('Aber was ist am Wochenende?')).toBe(true);
+    expect(marksFollowUp('Wie lange dauert eine Sitzung?')).toBe(false);
+    expect(marksFollowUp('Darf ich meinen Hund mitbringen?')).toBe(false);
+    expect(marksFollowUp('Wo finde ich das Datum?')).toBe(false);
+  });
+
+  describe('a new question in a conversation', () => {
+    // "Brauche ich für die Einzelsitzung eine Überweisung?" after "Kann ich einen Termin kurzfristig
+    // absagen?": the previous turn's words weigh half (1.5 each), the question's own 2 each.
+    const asked = [term('einzelsitzung', 2), term('uberweis', 2)];
+    const referral = 'Für eine Einzelsitzung brauchen Sie keine Überweisung.';
+    const cancelling = 'Eine Einzelsitzung können Sie bis 24 Stunden vorher absagen; danach berechnen wir den Termin.';
+
+    it('is answered by what it asks, although another part holds more of the previous turn', () => {
+      const answer = offlineAnswer(
+        'Brauche ich für die Einzelsitzung eine Überweisung?',
+        [
+          passage('Absagen', cancelling, [asked[0] ?? term('einzelsitzung', 2), term('termin', 1.5, ['termin'], true), term('absag', 1.5, ['absag'], true)], 7, 1, 2, 4),
+          passage('Überweisung', referral, asked, 7, 0.6, 2, 4),
+        ],
+        [],
+      );
+      expect(answer).toBe(referral);
+    });
+
+    it('leaves the choice between parts that hold as much of it to the previous turn', () => {
+      // "Und die Einzelsitzung?" after "Kann ich einen Termin kurzfristig absagen?"
+      const only = [term('einzelsitzung', 2)];
+      const answer = offlineAnswer(
+        'Und die Einzelsitzung?',
+        [
+          passage('Überweisung', referral, only, 5, 1, 1, 2),
+          passage('Absagen', cancelling, [...only, term('termin', 1.5, ['termin'], true), term('absag', 1.5, ['absag'], true)], 5, 1, 1, 2),
+        ],
+        [],
+      );
+      expect(answer).toBe(cancelling);
+    });
   });
 
   describe('the kind of answer asked for', () => {
