@@ -210,11 +210,11 @@ describe('pageText: units and cells', () => {
 });
 
 /** A placed run in a font: `R` the body's roman, `B` bold, `I` italic, `C` a monospaced font. */
-const inFont = (font: 'R' | 'B' | 'I' | 'C', str: string, x: number, y: number, width: number): PdfTextItem => ({
+const inFont = (font: 'R' | 'B' | 'I' | 'C', str: string, x: number, y: number, width: number, height = 10): PdfTextItem => ({
   str,
   hasEOL: true,
-  transform: [10, 0, 0, 10, x, y],
-  height: 10,
+  transform: [height, 0, 0, height, x, y],
+  height,
   width,
   fontName: font,
 });
@@ -238,6 +238,19 @@ describe('pageText: headings set apart by their font', () => {
     expect(pageText(items.map((item) => ({ ...item, fontName: undefined })))).toBe(
       '1. Einzelcoaching\nEine Sitzung dauert 50 Minuten und kostet 95 Euro, das Erstgespräch ist kostenlos.\n' +
         'Absagen und Umbuchen\nBis 24 Stunden vorher ist eine Absage kostenlos.',
+    );
+  });
+
+  it('makes a heading in the body\'s font set larger a block of its own, but not a caption set smaller', () => {
+    const items = [
+      inFont('R', 'Eine Sitzung dauert 50 Minuten und kostet 95 Euro.', 50, 714, 200),
+      inFont('I', 'Preise ab Januar 2027', 50, 703, 90, 8),
+      inFont('R', 'Absagen und Umbuchen', 50, 690, 110, 12),
+      inFont('R', 'Bis 24 Stunden vorher ist eine Absage kostenlos, danach berechnen wir die Hälfte.', 50, 676, 300),
+    ];
+    expect(pageText(items, styles)).toBe(
+      'Eine Sitzung dauert 50 Minuten und kostet 95 Euro.\nPreise ab Januar 2027\n\n' +
+        'Absagen und Umbuchen\n\nBis 24 Stunden vorher ist eine Absage kostenlos, danach berechnen wir die Hälfte.',
     );
   });
 

@@ -8,8 +8,8 @@
  *     line before it); a line that starts a list entry ("•", "–", "1.", "a)", "-r") starts a unit;
  *   - a tab between the cells of a table row: runs on one line with a gap wider than a word space
  *     (a table's columns, an option beside its description);
- *   - a heading set apart by its font alone (bold, as word processors and groff's -ms set it, with
- *     little or no space before the text below it) as a block of its own.
+ *   - a heading set apart by its font or size alone (bold, as word processors and groff's -ms set
+ *     it, with little or no space before the text below it) as a block of its own.
  *
  * The document's text is cleaned the way a reader would read it: words hyphenated at a line end
  * are joined ("Metho-" + "de"), while real hyphens stay ("E-" + "Mail", "4-7-8-" + "Atmung",
@@ -49,7 +49,10 @@ interface Line {
   cellLeft: number;
   /** The widths of the gaps read as cell breaks. */
   cellGaps: number[];
-  /** The one font of the line's text, or null when it mixes fonts (a bold word in prose) or names none. */
+  /**
+   * The one style of the line's text (its font and size), or null when it mixes styles (a bold
+   * word in prose) or names no font.
+   */
   font: string | null;
 }
 
@@ -146,7 +149,8 @@ function collectLines(items: readonly PdfTextItem[], styles: PdfFontStyles): Lin
       }
       parts.push(item.str);
       // Code in a monospaced font is set apart by its font, too, but it is no heading.
-      fonts.add(item.fontName !== undefined && styles[item.fontName]?.fontFamily !== 'monospace' ? item.fontName : undefined);
+      const font = item.fontName !== undefined && styles[item.fontName]?.fontFamily !== 'monospace' ? item.fontName : undefined;
+      fonts.add(font === undefined ? undefined : `${font}@${String(Math.round(itemHeight * 2) / 2)}`);
       right = measured ? x + (item.width ?? 0) : Number.NaN;
     } else if (parts.length > 0 && (!measured || Number.isNaN(right))) {
       // Without widths, the reader's own spaces are all there is.
@@ -221,13 +225,13 @@ const describes = (before: Line, line: Line, term = false): boolean =>
   !before.text.includes('\t') &&
   line.left > before.left + 2 * before.height;
 
-/** The font most of the page's text is set in: its body text. */
-function bodyFont(lines: readonly Line[]): string | null {
+/** The style (font and size) most of the page's text is set in: its body text, and that text's size. */
+function bodyStyle(lines: readonly Line[]): { font: string | null; height: number } {
   const characters = new Map<string, number>();
   for (const { font, text } of lines) if (font !== null) characters.set(font, (characters.get(font) ?? 0) + text.length);
   let body: string | null = null;
   for (const [font, count] of characters) if (body === null || count > (characters.get(body) ?? 0)) body = font;
-  return body;
+  return { font: body, height: lines.find((line) => line.font === body)?.height ?? 0 };
 }
 
 /**
@@ -243,15 +247,16 @@ const headingLike = (text: string): boolean =>
 
 /**
  * The lines that start a block because a heading set apart by its font ends before them or starts
- * with them: one to three heading-like lines in one font other than the body's, between lines of
- * other fonts, the line below not indented under it (a bold term with its description indented
- * below stays an entry). The gap around such a heading is often no wider than a paragraph's. A
+ * with them: one to three heading-like lines in one style other than the body's (another font not
+ * smaller than the body's, or the body's font larger; a caption or a footnote set smaller is
+ * none), between lines of other styles, the line below not indented under it (a bold term with
+ * its description indented below stays an entry). The gap around such a heading is often no wider than a paragraph's. A
  * heading-like line alone below it before a gap (a title's subtitle) stays in its block, and so do
  * headings right below one another. A wrapped heading's lines may end with a comma.
  * `gapBefore[i]`: line i starts a block by the gap above it.
  */
 function fontHeadingEdges(lines: readonly Line[], gapBefore: readonly boolean[]): Set<number> {
-  const body = bodyFont(lines);
+  const body = bodyStyle(lines);
   // The headings set apart by their font, as [first line, line after the last).
   const headings: [number, number][] = [];
   for (let start = 0, end = 1; start < lines.length; start = end, end = start + 1) {
@@ -262,8 +267,9 @@ function fontHeadingEdges(lines: readonly Line[], gapBefore: readonly boolean[])
     const next = lines[end];
     if (
       font !== null &&
-      font !== body &&
+      font !== body.font &&
       first !== undefined &&
+      first.height >= 0.95 * body.height &&
       group.length <= 3 &&
       group.every((line, k) => headingLike(k < group.length - 1 ? line.text.replace(/,$/u, '') : line.text)) &&
       !(next !== undefined && next.left > first.left + 2 * first.height)
