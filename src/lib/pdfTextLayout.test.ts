@@ -220,6 +220,32 @@ const inFont = (font: 'R' | 'B' | 'I' | 'C', str: string, x: number, y: number, 
 });
 const styles = { R: { fontFamily: 'serif' }, B: { fontFamily: 'serif' }, I: { fontFamily: 'serif' }, C: { fontFamily: 'monospace' } };
 
+describe('pageText: columns', () => {
+  it('measures a wrapped line against its own column\'s edge, and a list of short lines against the page\'s', () => {
+    const items = [
+      // The left column ends at 262, the right one at 500.
+      placed('Der Werkraum ist montags bis freitags von 8 bis', 50, 700, 212, true),
+      placed('20 Uhr geöffnet, samstags von 10 bis 16 Uhr. An', 50, 688, 212, true),
+      placed('Feiertagen bleibt er geschlossen, wer außerhalb', 50, 676, 212, true),
+      placed('arbeiten möchte, fragt vorher.', 50, 664, 120, true),
+      placed('Die Nutzung kostet 5 Euro pro Tag oder 40 Euro', 288, 700, 212, true),
+      placed('im Monat, Material nach Verbrauch, Mitglieder', 288, 688, 212, true),
+      placed('des Vereins zahlen für alles nur die Hälfte', 288, 676, 212, true),
+      placed('davon.', 288, 664, 25, true),
+      // Short lines, the longest of them far from the page's edge: a list, each line a unit.
+      placed('Montag 9 bis 18 Uhr', 50, 640, 80, true),
+      placed('Mittwoch 9 bis 20 Uhr', 50, 628, 90, true),
+      placed('Samstag 10 bis 14 Uhr', 50, 616, 90, true),
+    ];
+    expect(pageText(items)).toBe(
+      'Der Werkraum ist montags bis freitags von 8 bis 20 Uhr geöffnet, samstags von 10 bis 16 Uhr. An Feiertagen bleibt er geschlossen, ' +
+        'wer außerhalb arbeiten möchte, fragt vorher.\n\n' +
+        'Die Nutzung kostet 5 Euro pro Tag oder 40 Euro im Monat, Material nach Verbrauch, Mitglieder des Vereins zahlen für alles nur die Hälfte davon.\n\n' +
+        'Montag 9 bis 18 Uhr\nMittwoch 9 bis 20 Uhr\nSamstag 10 bis 14 Uhr',
+    );
+  });
+});
+
 describe('pageText: headings set apart by their font', () => {
   // Lines 12 points apart throughout: the space around the headings is no wider than the text's.
   it('makes a bold heading a block of its own, numbered with a dot or not, with no more space around it than a line', () => {

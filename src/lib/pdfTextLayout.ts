@@ -300,6 +300,23 @@ export function joinUnit(first: string, second: string): string {
   return head + boundary + second.slice(next.length);
 }
 
+/**
+ * Where each line's text column ends. On a page of one column that is the page's right edge
+ * (`pageEdge`); a line of a column that ends further left (two columns side by side) gets its
+ * column's edge: the rightmost line starting where it starts (within two font heights), when at
+ * least three lines there reach it (a set column, not a list of short lines).
+ */
+function columnEdges(lines: readonly Line[], pageEdge: number): number[] {
+  const prose = lines.filter((line) => !line.text.includes('\t') && !Number.isNaN(line.left) && !Number.isNaN(line.right));
+  return lines.map((line) => {
+    if (Number.isNaN(line.left)) return pageEdge;
+    const peers = prose.filter((other) => Math.abs(other.left - line.left) <= 2 * line.height);
+    const edge = Math.max(...peers.map((peer) => peer.right), Number.NEGATIVE_INFINITY);
+    if (!(edge < pageEdge - 2 * line.height)) return pageEdge;
+    return peers.filter((peer) => peer.right >= edge - 0.5 * line.height).length >= 3 ? edge : pageEdge;
+  });
+}
+
 /** One page's text: units separated by '\n', blocks by an empty line (`styles`: the reader's fonts, to tell code from headings). */
 export function pageText(items: readonly PdfTextItem[], styles: PdfFontStyles = {}): string {
   const lines = collectLines(items, styles);
@@ -314,12 +331,13 @@ export function pageText(items: readonly PdfTextItem[], styles: PdfFontStyles = 
     ...lines.filter((line) => !line.text.includes('\t')).map((line) => line.right).filter((right) => !Number.isNaN(right)),
     Number.NEGATIVE_INFINITY,
   );
-  for (const line of lines) {
-    if (justified(line, rightEdge)) {
+  const edges = columnEdges(lines, rightEdge);
+  lines.forEach((line, i) => {
+    if (justified(line, edges[i] ?? rightEdge)) {
       line.text = line.text.replace(/\t/gu, ' ');
       line.cellLeft = line.left;
     }
-  }
+  });
   const gapBefore = lines.map((_line, i) => {
     const step = steps[i - 1] ?? 0;
     // A wide gap starts a block; a jump upwards (next column, a footer drawn first) too.
@@ -338,7 +356,7 @@ export function pageText(items: readonly PdfTextItem[], styles: PdfFontStyles = 
       return;
     }
     const block = gapBefore[i] === true || headingEdges.has(i);
-    const joins = !block && continues(before, line, rightEdge, continued, term);
+    const joins = !block && continues(before, line, edges[i - 1] ?? rightEdge, continued, term);
     if (block) text += `\n\n${line.text}`;
     else if (joins) {
       const cut = text.lastIndexOf('\n') + 1;

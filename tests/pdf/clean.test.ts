@@ -63,6 +63,28 @@ describe('structure from real PDFs', () => {
   });
 });
 
+describe('two columns side by side', () => {
+  it('joins the wrapped lines of each column, whose lines end far left of the page\'s right edge', async () => {
+    const pdf = renderGroffPdf(join(import.meta.dirname, '../fixtures/pdf/groff'), 'werkraum-spalten');
+    const { text } = await extractTextWith(pdfjs, pdf);
+    expect(text).toBe(
+      [
+        'Hausordnung Werkraum',
+        'Öffnungszeiten',
+        'Der Werkraum ist montags bis freitags von 8 bis 20 Uhr geöffnet, samstags von 10 bis 16 Uhr. An Feiertagen bleibt er geschlossen. ' +
+          'Wer außerhalb dieser Zeiten arbeiten möchte, spricht vorher mit der Leitung.',
+        'Maschinen',
+        'Die Kreissäge und die Standbohrmaschine dürfen nur nach einer Einweisung benutzt werden. ' +
+          'Die Einweisung findet jeden ersten Montag im Monat statt und dauert zwei Stunden.',
+        'Kosten',
+        'Die Nutzung kostet 5 Euro pro Tag oder 40 Euro im Monat. Material wird nach Verbrauch abgerechnet. Mitglieder des Vereins zahlen die Hälfte.',
+        'Unfälle',
+        'Bei einem Unfall hilft der Erste-Hilfe-Kasten an der Tür. Jeder Unfall wird im Verbandbuch eingetragen, auch wenn er klein erscheint.',
+      ].join('\n\n'),
+    );
+  });
+});
+
 describe('clean-up rules', () => {
   it('joins syllables, keeps compounds and truncated compounds', () => {
     expect(joinHyphenation('Metho-\nde und E-\nMail, 4-7-8-\nAtmung, Herz-\noder Lunge')).toBe('Methode und E-Mail, 4-7-8-Atmung, Herz- oder Lunge');
