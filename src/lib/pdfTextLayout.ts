@@ -53,7 +53,7 @@ interface Line {
    * The one style of the line's text (its font and size), or null when it mixes styles (a bold
    * word in prose) or names no font.
    */
-  font: string | null;
+  style: string | null;
 }
 
 /** A gap between two runs on a line this many font heights wide separates table cells. */
@@ -113,17 +113,17 @@ function collectLines(items: readonly PdfTextItem[], styles: PdfFontStyles): Lin
   let right = Number.NaN;
   let cellLeft = Number.NaN;
   let cellGaps: number[] = [];
-  let fonts = new Set<string | undefined>();
+  let lineStyles = new Set<string | undefined>();
   const endLine = () => {
     const text = normaliseLine(parts.join(''));
-    const font = fonts.size === 1 ? ([...fonts][0] ?? null) : null;
-    if (text !== '') lines.push({ text, y, height, left, right, cellLeft, cellGaps, font });
+    const style = lineStyles.size === 1 ? ([...lineStyles][0] ?? null) : null;
+    if (text !== '') lines.push({ text, y, height, left, right, cellLeft, cellGaps, style });
     parts = [];
     left = Number.NaN;
     right = Number.NaN;
     cellLeft = Number.NaN;
     cellGaps = [];
-    fonts = new Set();
+    lineStyles = new Set();
   };
   for (const item of items) {
     if (!isRun(item)) continue;
@@ -150,7 +150,7 @@ function collectLines(items: readonly PdfTextItem[], styles: PdfFontStyles): Lin
       parts.push(item.str);
       // Code in a monospaced font is set apart by its font, too, but it is no heading.
       const font = item.fontName !== undefined && styles[item.fontName]?.fontFamily !== 'monospace' ? item.fontName : undefined;
-      fonts.add(font === undefined ? undefined : `${font}@${String(Math.round(itemHeight * 2) / 2)}`);
+      lineStyles.add(font === undefined ? undefined : `${font}@${String(Math.round(itemHeight * 2) / 2)}`);
       right = measured ? x + (item.width ?? 0) : Number.NaN;
     } else if (parts.length > 0 && (!measured || Number.isNaN(right))) {
       // Without widths, the reader's own spaces are all there is.
@@ -226,12 +226,12 @@ const describes = (before: Line, line: Line, term = false): boolean =>
   line.left > before.left + 2 * before.height;
 
 /** The style (font and size) most of the page's text is set in: its body text, and that text's size. */
-function bodyStyle(lines: readonly Line[]): { font: string | null; height: number } {
+function bodyStyle(lines: readonly Line[]): { style: string | null; height: number } {
   const characters = new Map<string, number>();
-  for (const { font, text } of lines) if (font !== null) characters.set(font, (characters.get(font) ?? 0) + text.length);
+  for (const { style, text } of lines) if (style !== null) characters.set(style, (characters.get(style) ?? 0) + text.length);
   let body: string | null = null;
-  for (const [font, count] of characters) if (body === null || count > (characters.get(body) ?? 0)) body = font;
-  return { font: body, height: lines.find((line) => line.font === body)?.height ?? 0 };
+  for (const [style, count] of characters) if (body === null || count > (characters.get(body) ?? 0)) body = style;
+  return { style: body, height: lines.find((line) => line.style === body)?.height ?? 0 };
 }
 
 /**
@@ -246,28 +246,28 @@ const headingLike = (text: string): boolean =>
   !/^(?:[•·▪◦‣∙●○■□►▸*–—-]\s|--?[\p{L}\p{N}])/u.test(text);
 
 /**
- * The lines that start a block because a heading set apart by its font ends before them or starts
+ * The lines that start a block because a heading set apart by its style ends before them or starts
  * with them: one to three heading-like lines in one style other than the body's (another font not
  * smaller than the body's, or the body's font larger; a caption or a footnote set smaller is
  * none), between lines of other styles, the line below not indented under it (a bold term with
- * its description indented below stays an entry). The gap around such a heading is often no wider than a paragraph's. A
- * heading-like line alone below it before a gap (a title's subtitle) stays in its block, and so do
- * headings right below one another. A wrapped heading's lines may end with a comma.
- * `gapBefore[i]`: line i starts a block by the gap above it.
+ * its description indented below stays an entry). The gap around such a heading is often no
+ * wider than a paragraph's. A heading-like line alone below it before a gap (a title's subtitle)
+ * stays in its block, and so do headings right below one another. A wrapped heading's lines may
+ * end with a comma. `gapBefore[i]`: line i starts a block by the gap above it.
  */
-function fontHeadingEdges(lines: readonly Line[], gapBefore: readonly boolean[]): Set<number> {
+function styledHeadingEdges(lines: readonly Line[], gapBefore: readonly boolean[]): Set<number> {
   const body = bodyStyle(lines);
-  // The headings set apart by their font, as [first line, line after the last).
+  // The headings set apart by their style, as [first line, line after the last).
   const headings: [number, number][] = [];
   for (let start = 0, end = 1; start < lines.length; start = end, end = start + 1) {
-    const font = lines[start]?.font ?? null;
-    while (end < lines.length && font !== null && lines[end]?.font === font) end++;
+    const style = lines[start]?.style ?? null;
+    while (end < lines.length && style !== null && lines[end]?.style === style) end++;
     const group = lines.slice(start, end);
     const first = group[0];
     const next = lines[end];
     if (
-      font !== null &&
-      font !== body.font &&
+      style !== null &&
+      style !== body.style &&
       first !== undefined &&
       first.height >= 0.95 * body.height &&
       group.length <= 3 &&
@@ -343,7 +343,7 @@ export function pageText(items: readonly PdfTextItem[], styles: PdfFontStyles = 
     // A wide gap starts a block; a jump upwards (next column, a footer drawn first) too.
     return i > 0 && (step > spacing * 1.4 || step < -0.5 * usualHeight);
   });
-  const headingEdges = fontHeadingEdges(lines, gapBefore);
+  const headingEdges = styledHeadingEdges(lines, gapBefore);
   let text = '';
   // Whether the line before went on the unit of the line before it; whether it started left of
   // that line after a wrapped one (a term whose description may follow indented).

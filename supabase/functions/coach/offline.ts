@@ -208,7 +208,7 @@ function heldShareOf(evidence: Evidence): number {
 /** How much more a part counts for the kind of answer it carries. */
 const typeFactor = (type: AnswerType | null, text: string, row: boolean): number => (type !== null && carriesAnswer(type, text, row) ? TYPE_FACTOR : 1);
 
-/** How a part of a passage scores, by the evidence as given (`full`) and by the latest question alone (`asked`). */
+/** One way of weighing a passage's parts: its evidence, its standing among the passages, the question's word pairs. */
 interface Scoring {
   evidence: Evidence;
   standing: number;
@@ -221,6 +221,16 @@ function scoring(question: string, evidence: Evidence, top: number): Scoring {
     standing: top > 0 ? (heldShareOf(evidence) / top) ** STANDING_POWER : 1,
     pairs: phrases(question, evidence),
   };
+}
+
+/**
+ * The share of the question a part holds and its score, by one way of weighing: `own` and
+ * `context` what its text and its heading hold of each term, `phraseText` where the question's
+ * word pairs count, `typed` the factor for the kind of answer it carries.
+ */
+function weigh({ evidence, standing, pairs }: Scoring, own: readonly number[], context: readonly number[], phraseText: string, typed: number) {
+  const share = evidence.total > 0 ? (weightOf(evidence, own, context) + phraseWeight(phraseText, pairs)) / evidence.total : 0;
+  return { share, score: share * standing * typed };
 }
 
 /**
@@ -253,11 +263,6 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
     const asked = scoring(question, askedOnly(evidence, followUp), topAsked);
     const headingHeld = heldTerms(evidence, passage.heading);
     const units = passageUnits(passage.content);
-    /** The share a part holds and its score, by one way of weighing. */
-    const weigh = ({ evidence: weighed, standing, pairs }: Scoring, own: readonly number[], context: readonly number[], phraseText: string, typed: number) => {
-      const share = weighed.total > 0 ? (weightOf(weighed, own, context) + phraseWeight(phraseText, pairs)) / weighed.total : 0;
-      return { share, score: share * standing * typed };
-    };
 
     // Entries and rows on their own, with their lead-in and heading as context. A table's column
     // names count fully: the question "Was kostet …" asks for the column "Preis".
