@@ -137,14 +137,6 @@ async function runHalf(corpus: HalfCorpus): Promise<HalfOutcomes> {
       return answer;
     };
 
-    /** Every question, each after the user turn `before` names for it (if any) and its answer. */
-    const askAll = async (before: (question: CorpusQuestion, index: number) => string | undefined): Promise<Outcome[]> => {
-      const outcomes: Outcome[] = [];
-      for (const [index, question] of corpus.questions.entries()) {
-        outcomes.push(await askOne(question, before(question, index)));
-      }
-      return outcomes;
-    };
     const askOne = async (question: CorpusQuestion, before: string | undefined): Promise<Outcome> => {
       const history: ChatMessage[] = [];
       if (before !== undefined) {
@@ -166,6 +158,14 @@ async function runHalf(corpus: HalfCorpus): Promise<HalfOutcomes> {
         hit: facts.some((fact) => squeezed(answer).includes(fact)),
         passages,
       };
+    };
+    /** Every question, each after the user turn `before` names for it (if any) and its answer. */
+    const askAll = async (before: (question: CorpusQuestion, index: number) => string | undefined): Promise<Outcome[]> => {
+      const outcomes: Outcome[] = [];
+      for (const [index, question] of corpus.questions.entries()) {
+        outcomes.push(await askOne(question, before(question, index)));
+      }
+      return outcomes;
     };
     const { questions } = corpus;
     const alone = await askAll((question) => question.previous);

@@ -114,7 +114,8 @@ const POINTING_BACK =
  * or one without weighted words of its own: "Und wie lange?") keeps the previous turn's weight.
  */
 function askedOnly(evidence: Evidence, followUp: boolean): Evidence {
-  if (followUp || evidence.asked === 0 || evidence.askedWeight <= 0) return evidence;
+  // Without a previous turn's weight there is nothing to take out.
+  if (followUp || evidence.asked === 0 || evidence.askedWeight <= 0 || evidence.askedWeight >= evidence.total) return evidence;
   return {
     ...evidence,
     total: evidence.askedWeight,
@@ -242,7 +243,8 @@ function weigh({ evidence, standing, pairs }: Scoring, own: readonly number[], c
 function bestPart(question: string, type: AnswerType | null, passages: readonly Passage[]): Choice | null {
   const top = Math.max(0, ...passages.map(heldShare));
   const followUp = marksFollowUp(question);
-  const topAsked = Math.max(0, ...passages.map((passage) => heldShareOf(askedOnly(passage.evidence, followUp))));
+  const askedEvidence = passages.map((passage) => askedOnly(passage.evidence, followUp));
+  const topAsked = Math.max(0, ...askedEvidence.map(heldShareOf));
   let best: Choice | null = null;
   const consider = (choice: Choice) => {
     const leader: Choice | null = best;
@@ -256,11 +258,11 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
           (same(choice.withPrevious, leader.withPrevious) && choice.unit !== null && leader.unit === null)));
     if (better) best = choice;
   };
-  for (const passage of passages) {
+  for (const [position, passage] of passages.entries()) {
     const { evidence } = passage;
     if (evidence.total <= 0 || evidence.terms.length === 0) continue;
     const full = scoring(question, evidence, top);
-    const asked = scoring(question, askedOnly(evidence, followUp), topAsked);
+    const asked = scoring(question, askedEvidence[position] ?? evidence, topAsked);
     const headingHeld = heldTerms(evidence, passage.heading);
     const units = passageUnits(passage.content);
 
