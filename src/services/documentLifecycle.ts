@@ -28,9 +28,10 @@ export const documentMessages = {
 /**
  * Why the server refused a document operation, from the SQLSTATEs of the document functions
  * (PT404 → HTTP 404 …): the document is gone (undone or deleted meanwhile), it is being deleted,
- * or its state does not allow it (COMPLETED, or still being processed by someone).
+ * its state does not allow it (COMPLETED, or still being processed by someone), or a new text of
+ * it has nothing readable.
  */
-export type DocumentRefusal = 'gone' | 'deleting' | 'conflict';
+export type DocumentRefusal = 'gone' | 'deleting' | 'conflict' | 'unreadable';
 
 /** A failed document operation; `message` is a catalogue text, `detail` says what went wrong. */
 export class DocumentError extends Error {
@@ -48,6 +49,7 @@ function refusalOf(error: Pick<PostgrestError, 'code'>): DocumentRefusal | undef
   if (error.code === 'PT404') return 'gone';
   if (error.code === 'PT410') return 'deleting';
   if (error.code === 'PT409') return 'conflict';
+  if (error.code === 'PT422') return 'unreadable';
   return undefined;
 }
 
@@ -83,6 +85,21 @@ export async function beginReprocessing(client: Client, documentId: string): Pro
   const { data, error } = await client.rpc('begin_document_reprocessing', { document_id: documentId });
   if (error) throw new DocumentError(reprocessFailed, error.message, refusalOf(error));
   return { storagePath: data.storage_path };
+}
+
+/** The message of a failed "Neu einlesen" of a processed document (no seed text exists for it). */
+export const refreshFailed = 'Failed to read document again';
+
+/**
+ * "Neu einlesen" of a COMPLETED document: a text extracted anew replaces its text and passages in
+ * one step (unchanged passages keep their embeddings); returns the number of passages. Refused as
+ * 'unreadable' for a text with nothing readable and as 'conflict' for a document that is not
+ * COMPLETED; either way the document keeps what it had.
+ */
+export async function refreshDocumentText(client: Client, documentId: string, text: string): Promise<number> {
+  const { data, error } = await client.rpc('refresh_document_text', { document_id: documentId, text });
+  if (error) throw new DocumentError(refreshFailed, error.message, refusalOf(error));
+  return data;
 }
 
 /** The stored PDF of a document, through the Storage API with the admin's session. */

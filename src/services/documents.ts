@@ -12,7 +12,7 @@ import { BUCKET, DocumentError, documentMessages } from './documentLifecycle';
 import { getSupabase } from './supabase';
 import { EmbeddingRequestError, embedPendingPassages } from './embeddings';
 
-export { BUCKET, DocumentError, documentMessages, reprocessFailed, type DocumentRefusal } from './documentLifecycle';
+export { BUCKET, DocumentError, documentMessages, refreshFailed, reprocessFailed, type DocumentRefusal } from './documentLifecycle';
 
 export type DocumentRow = Database['public']['Tables']['documents']['Row'];
 export type DocumentItem = Pick<
@@ -214,6 +214,8 @@ export async function embedNewPassages(): Promise<void> {
 }
 /** See documentLifecycle.markDocumentFailed. */
 export const markDocumentFailed = (documentId: string, reason: string) => lifecycle.markDocumentFailed(getSupabase(), documentId, reason);
+/** See documentLifecycle.refreshDocumentText. */
+export const refreshDocumentText = (documentId: string, text: string) => lifecycle.refreshDocumentText(getSupabase(), documentId, text);
 /** See documentLifecycle.beginReprocessing. */
 export const beginReprocessing = (documentId: string) => lifecycle.beginReprocessing(getSupabase(), documentId);
 /** See documentLifecycle.signedPdfUrl. */

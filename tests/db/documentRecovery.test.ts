@@ -138,3 +138,65 @@ describe('ingest_document_text while a delete is under way', () => {
     expect(await state(id)).toMatchObject({ status: 'PROCESSING', passages: 0 });
   });
 });
+
+describe('refresh_document_text', () => {
+  const refresh = 'select public.refresh_document_text($1, $2) as value';
+  const passages = async (id: string) =>
+    (
+      await fixture.db.query<{ heading: string; content: string; embedded: boolean }>(
+        `select heading, content, embedding is not null as embedded from public.document_chunks where document_id = $1 order by ordinal`,
+        [id],
+      )
+    ).rows;
+  const vector = `[${Array.from({ length: 1536 }, (_, index) => (index === 0 ? '1' : '0')).join(',')}]`;
+
+  it('replaces a COMPLETED document’s passages and text in one step and stays COMPLETED', async () => {
+    const id = await completed('neu-gelesen.pdf');
+    const text = 'Pausen\n\nEine kurze Pause nach jeder Stunde hilft.\n\nSchlaf\n\nWer abends abschaltet, schläft besser.';
+    const [row] = await run<{ value: number }>(fixture.db, actors.admin, refresh, [id, text]);
+    expect(row?.value).toBe(2);
+    expect(await state(id)).toMatchObject({ status: 'COMPLETED', error: null, content: text, passages: 2 });
+    expect((await passages(id)).map((passage) => passage.heading)).toEqual(['Pausen', 'Schlaf']);
+  });
+
+  it('keeps the embedding of a passage whose text is unchanged, and only that one', async () => {
+    const id = await completed('eingebettet.pdf');
+    await fixture.db.query(`update public.document_chunks set embedding = $2::extensions.vector where document_id = $1`, [id, vector]);
+    await run(fixture.db, actors.admin, refresh, [id, 'Ein Absatz über Ruhe und Atmung im Alltag.\n\nSchlaf\n\nEin neuer Absatz über Schlaf.']);
+    expect((await passages(id)).map((passage) => passage.embedded)).toEqual([true, false]);
+  });
+
+  it('refuses a text with nothing readable (422) and keeps the passages', async () => {
+    const id = await completed('leer-gelesen.pdf');
+    expect(await attempt(fixture.db, actors.admin, refresh, [id, ' \n— \n'])).toMatchObject({ ok: false, code: 'PT422' });
+    expect(await state(id)).toMatchObject({ status: 'COMPLETED', content: 'Ein Absatz über Ruhe und Atmung im Alltag.', passages: 1 });
+  });
+
+  it('refuses a document that is not COMPLETED (409): ERROR and stuck ones are claimed instead', async () => {
+    const failed = await insertDocument(fixture.db, { title: 'kaputt.pdf', status: 'ERROR' });
+    const processing = await processingSince('noch-dran.pdf', 1);
+    for (const id of [failed, processing]) {
+      expect(await attempt(fixture.db, actors.admin, refresh, [id, 'Ein Absatz.'])).toMatchObject({ ok: false, code: 'PT409' });
+      expect(await state(id)).toMatchObject({ passages: 0 });
+    }
+  });
+
+  it('answers 404 for an unknown document and 410 for one being deleted', async () => {
+    expect(await attempt(fixture.db, actors.admin, refresh, ['00000000-0000-4000-8000-000000000000', 'Ein Absatz.'])).toMatchObject({
+      ok: false,
+      code: 'PT404',
+    });
+    const id = await completed('geht-gerade.pdf');
+    await run(fixture.db, actors.admin, 'select public.begin_document_delete($1)', [id]);
+    expect(await attempt(fixture.db, actors.admin, refresh, [id, 'Ein Absatz.'])).toMatchObject({ ok: false, code: 'PT410' });
+    expect(await state(id)).toMatchObject({ passages: 0 });
+  });
+
+  it('is for admins only', async () => {
+    const id = await completed('nur-admins.pdf');
+    for (const actor of [actors.anon, actors.member]) {
+      expect(await attempt(fixture.db, actor, refresh, [id, 'Ein fremder Absatz.'])).toMatchObject({ ok: false, code: '42501' });
+    }
+    expect(await state(id)).toMatchObject({ content: 'Ein Absatz über Ruhe und Atmung im Alltag.', passages: 1 });
+  });
+});

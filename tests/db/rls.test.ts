@@ -312,6 +312,12 @@ const functionCases: Case[] = [
     expect: { anon: denied, member: denied, admin: { fails: 'PT409' }, service_role: { fails: 'PT409' } },
   },
   {
+    name: 'refresh_document_text()',
+    sql: `select public.refresh_document_text($1, 'Ein neuer Text über Pausen und Erholung.') as value`,
+    params: () => [documentId],
+    expect: { anon: denied, member: denied, admin: { value: 1 }, service_role: { value: 1 } },
+  },
+  {
     name: 'begin_document_delete()',
     sql: 'select (public.begin_document_delete($1)).deleting_since is not null as value',
     params: () => [documentId],

@@ -23,10 +23,11 @@ const offline = /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/;
 async function leftBehind(
   service: SupabaseClient<Database>,
   title: string,
-  fields: { minutesAgo: number; status?: 'PROCESSING' | 'ERROR' },
+  fields: { minutesAgo: number; status?: 'PROCESSING' | 'ERROR'; bytes?: Uint8Array },
 ): Promise<{ id: string; url: string; storagePath: string }> {
   const storagePath = `${String(Date.now())}-${title}`;
-  const stored = await service.storage.from(BUCKET).upload(storagePath, new Blob([new Uint8Array(pdfs.knowledge)], { type: 'application/pdf' }), {
+  const bytes = fields.bytes ?? pdfs.knowledge;
+  const stored = await service.storage.from(BUCKET).upload(storagePath, new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), {
     contentType: 'application/pdf',
   });
   if (stored.error) throw stored.error;
@@ -39,7 +40,7 @@ async function leftBehind(
       url,
       status,
       error: status === 'ERROR' ? 'Die PDF-Datei konnte nicht verarbeitet werden.' : null,
-      file_size: pdfs.knowledge.byteLength,
+      file_size: bytes.byteLength,
       storage_path: storagePath,
       created_at: new Date(Date.now() - fields.minutesAgo * 60_000).toISOString(),
       processing_started_at: new Date(Date.now() - fields.minutesAgo * 60_000).toISOString(),
@@ -129,6 +130,68 @@ test.describe('documents never hang', () => {
     await failed.getByRole('button', { name: text('en', 'admin:knowledge.reprocessLabel', { title: failedName }) }).click();
     await expect(failed).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
     await expect(stuck).toHaveAttribute('data-phase', 'stuck');
+  });
+
+  test('a processed document read again ("Neu einlesen"): its stored PDF\'s text replaces an older extraction', async ({ page, service }, testInfo) => {
+    const name = track(unique('neu-lesen', testInfo.testId));
+    const document = await leftBehind(service, name, { minutesAgo: 3 });
+    // Processed by an older extraction: a passage the stored PDF does not hold.
+    const stale = 'Dieser Absatz stammt aus einer älteren Textextraktion.';
+    const ingested = await service.rpc('ingest_document_text', { document_id: document.id, text: `Alte Fassung\n\n${stale}` });
+    expect(ingested.error).toBeNull();
+
+    await page.goto(KNOWLEDGE_TAB);
+    const item = row(page, name);
+    await expect(item).toHaveAttribute('data-phase', 'completed');
+    await expect(item.getByRole('button', { name: text('de', 'admin:knowledge.reprocessLabel', { title: name }) })).toHaveCount(0);
+    const refresh = item.getByRole('button', { name: text('de', 'admin:knowledge.refreshLabel', { title: name }) });
+    await expect(refresh).toHaveText(text('de', 'admin:knowledge.refresh'));
+    await refresh.click();
+    const outcome = item.getByRole('status');
+    await expect(outcome).toHaveText(/^Neu eingelesen: \d+ Abschnitte?\.$/u, { timeout: 20_000 });
+    await expect(refresh).toBeEnabled();
+    await expect(item).toHaveAttribute('data-status', 'COMPLETED');
+    await page.screenshot({ path: testInfo.outputPath('document-read-again.png'), fullPage: true });
+
+    const { data: passages } = await service.from('document_chunks').select('content').eq('document_id', document.id);
+    const contents = (passages ?? []).map((passage) => passage.content);
+    await expect(outcome).toHaveText(text('de', `admin:knowledge.refreshed_${contents.length === 1 ? 'one' : 'other'}`, { count: String(contents.length) }));
+    for (const phrase of Object.values(knowledgePhrases)) expect(contents.join('\n')).toContain(phrase);
+    expect(contents.join('\n')).not.toContain(stale);
+  });
+
+  test('reading a processed document again when its PDF cannot be downloaded keeps its passages and says so', async ({ page, service, consoleProblems }, testInfo) => {
+    consoleProblems.allow(offline);
+    consoleProblems.allow(adminFailure('reading again failed'));
+    const name = track(unique('bleibt', testInfo.testId));
+    const document = await leftBehind(service, name, { minutesAgo: 3 });
+    const kept = 'Dieser Absatz bleibt, wenn das Neueinlesen scheitert.';
+    expect((await service.rpc('ingest_document_text', { document_id: document.id, text: kept })).error).toBeNull();
+    await useLanguage(page, 'en');
+    await page.goto(KNOWLEDGE_TAB);
+    const item = row(page, name);
+    await page.route(`**/storage/v1/object/**/${BUCKET}/${document.storagePath}`, (route) => route.abort('internetdisconnected'));
+    await item.getByRole('button', { name: text('en', 'admin:knowledge.refreshLabel', { title: name }) }).click();
+    await expect(item.getByRole('alert')).toHaveText(text('en', 'admin:knowledge.refreshFailed'));
+    await expect(item).toHaveAttribute('data-phase', 'completed');
+    const { data: passages } = await service.from('document_chunks').select('content').eq('document_id', document.id);
+    expect((passages ?? []).map((passage) => passage.content)).toEqual([kept]);
+  });
+
+  test('reading a processed document again whose stored PDF has no readable text keeps its passages and says so', async ({ page, service, consoleProblems }, testInfo) => {
+    // pdf.js finds no text: nothing is sent to the server (which would refuse it with 422 too).
+    consoleProblems.allow(adminFailure('reading again failed'));
+    const name = track(unique('bild', testInfo.testId));
+    const document = await leftBehind(service, name, { minutesAgo: 3, bytes: pdfs.imageOnly });
+    const kept = 'Dieser Absatz stammt aus einer Fassung mit Text.';
+    expect((await service.rpc('ingest_document_text', { document_id: document.id, text: kept })).error).toBeNull();
+    await page.goto(KNOWLEDGE_TAB);
+    const item = row(page, name);
+    await item.getByRole('button', { name: text('de', 'admin:knowledge.refreshLabel', { title: name }) }).click();
+    await expect(item.getByRole('alert')).toHaveText(text('de', 'admin:knowledge.refreshUnreadable'));
+    await expect(item).toHaveAttribute('data-phase', 'completed');
+    const { data: passages } = await service.from('document_chunks').select('content').eq('document_id', document.id);
+    expect((passages ?? []).map((passage) => passage.content)).toEqual([kept]);
   });
 
   test('a delete that breaks off after its first step shows "Löschen nicht abgeschlossen", and deleting again finishes it', async ({ page, service, consoleProblems }, testInfo) => {

@@ -17,6 +17,7 @@ import {
   documentMessages,
   downloadStoredPdf,
   ingestDocumentText,
+  refreshDocumentText,
   revertUpload,
   storedPdfUrl,
 } from '../../src/services/documentLifecycle';
@@ -251,6 +252,43 @@ describe('"Erneut verarbeiten"', () => {
     expect(raw.status).toBe(403);
     const { data } = await service.from('documents').select('status').eq('id', document.id).single();
     expect(data?.status).toBe('PROCESSING');
+    await deleteDocument(admin, document);
+  });
+});
+
+describe('"Neu einlesen" of a processed document', () => {
+  const contents = async (id: string) =>
+    ((await service.from('document_chunks').select('content').eq('document_id', id).order('ordinal')).data ?? []).map((passage) => passage.content);
+
+  it('replaces an old extraction with the stored PDF\'s text; the document stays COMPLETED', async () => {
+    const document = await completedDocument();
+    const { text } = await extractTextWith(pdfjs, new Uint8Array(await (await downloadStoredPdf(admin, document.storagePath)).arrayBuffer()));
+    const passages = await refreshDocumentText(admin, document.id, text);
+    const all = await contents(document.id);
+    expect(all).toHaveLength(passages);
+    for (const phrase of Object.values(knowledgePhrases)) expect(all.join('\n')).toContain(phrase);
+    expect(all.join('\n')).not.toContain('Ein Absatz über Ruhe und Atmung im Alltag.');
+    expect((await leftOf(document)).row).toEqual({ status: 'COMPLETED', marked: false });
+    await deleteDocument(admin, document);
+  });
+
+  it('is refused with 422 (unreadable) for a text with nothing readable, and the passages stay', async () => {
+    const document = await completedDocument();
+    const raw = await admin.rpc('refresh_document_text', { document_id: document.id, text: ' \n ' });
+    expect(raw.status).toBe(422);
+    expect((await rejection(refreshDocumentText(admin, document.id, ' '))).refusal).toBe('unreadable');
+    expect(await contents(document.id)).toEqual(['Ein Absatz über Ruhe und Atmung im Alltag.']);
+    await deleteDocument(admin, document);
+  });
+
+  it('is refused with 409 (conflict) for a document that is not COMPLETED, and to a signed-in non-admin', async () => {
+    const stuck = await storedDocument({ processingMinutesAgo: 10 });
+    expect((await rejection(refreshDocumentText(admin, stuck.id, 'Ein Absatz.'))).refusal).toBe('conflict');
+    const document = await completedDocument();
+    const member = await harness.user(`leser-${String(Date.now())}@example.com`);
+    expect((await member.rpc('refresh_document_text', { document_id: document.id, text: 'Ein fremder Absatz.' })).status).toBe(403);
+    expect(await contents(document.id)).toEqual(['Ein Absatz über Ruhe und Atmung im Alltag.']);
+    await deleteDocument(admin, stuck);
     await deleteDocument(admin, document);
   });
 });

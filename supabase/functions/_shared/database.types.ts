@@ -352,6 +352,10 @@ export type Database = {
       }
       is_admin: { Args: never; Returns: boolean }
       record_spend: { Args: { p_amount: number; p_kind: string }; Returns: number }
+      refresh_document_text: {
+        Args: { document_id: string; text: string }
+        Returns: number
+      }
       release_stream: { Args: { p_lease: string }; Returns: undefined }
       reserve_spend: {
         Args: {

@@ -6,8 +6,8 @@ import { useT } from '../../../i18n/language';
 import { deleteDocument, DocumentError, PROCESSING_STUCK_AFTER_MS, signedPdfUrl, type DocumentItem } from '../../../services/documents';
 import { Notice } from '../Notice';
 import { ConfirmDialog, PanelSection } from '../Panel';
-import { canReprocess, documentPhase, type DocumentPhase } from './documentPhase';
-import { reprocessDocument } from './processUpload';
+import { canRefresh, canReprocess, documentPhase, type DocumentPhase } from './documentPhase';
+import { refreshDocument, reprocessDocument } from './processUpload';
 import { StatusIcon } from './StatusIcon';
 import { usePhaseClock, useProcessingHere, type DocumentsState } from './useDocuments';
 
@@ -158,6 +158,53 @@ function ReprocessButton({ document }: { document: DocumentItem }) {
 }
 
 /**
+ * "Neu einlesen" for a COMPLETED document (see refreshDocument): its text is extracted again from
+ * the stored PDF, so a better extraction reaches it. The document keeps its passages until the new
+ * ones replace them; the outcome shows next to the button.
+ */
+function RefreshButton({ document }: { document: DocumentItem }) {
+  const { t } = useT('admin');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+
+  async function start() {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const passages = await refreshDocument(document);
+      setOutcome({ tone: 'success', text: t('knowledge.refreshed', { count: passages }) });
+    } catch (caught) {
+      const refusal = caught instanceof DocumentError ? caught.refusal : undefined;
+      // Gone or being deleted: the list follows by itself, nothing to say.
+      if (refusal === 'gone' || refusal === 'deleting') return;
+      console.error('[admin] reading again failed:', caught);
+      setOutcome({ tone: 'error', text: refusal === 'unreadable' ? t('knowledge.refreshUnreadable') : t('knowledge.refreshFailed') });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <span className="inline-flex flex-col items-start gap-1">
+      <button
+        type="button"
+        className={buttonClass('ghost')}
+        aria-label={t('knowledge.refreshLabel', { title: document.title })}
+        disabled={busy}
+        onClick={() => void start()}
+      >
+        {busy ? t('knowledge.refreshBusy') : t('knowledge.refresh')}
+      </button>
+      {outcome ? (
+        <Notice tone={outcome.tone} className="max-w-xs text-sm">
+          {outcome.text}
+        </Notice>
+      ) : null}
+    </span>
+  );
+}
+
+/**
  * The stored PDF opens in a new tab through a signed URL that works for a minute: the bucket is
  * private, and a plain link cannot carry the admin's token. The tab opens at once (in the click,
  * so no popup blocker stops it) and goes to the file when the link is signed.
@@ -225,6 +272,7 @@ function DocumentRow({ document, now, processingHere, onDeleted }: { document: D
       </div>
       <StatusBadge document={document} phase={phase} />
       {canReprocess(phase) ? <ReprocessButton document={document} /> : null}
+      {canRefresh(phase) ? <RefreshButton document={document} /> : null}
       <DeleteButton document={document} onDeleted={onDeleted} onStateChange={setDeleteState} />
     </li>
   );

@@ -1,5 +1,5 @@
 import type { DocumentItem } from '../../../services/documents';
-import { canReprocess, DELETE_INCOMPLETE_AFTER_MS, documentPhase, nextPhaseChange } from './documentPhase';
+import { canRefresh, canReprocess, DELETE_INCOMPLETE_AFTER_MS, documentPhase, nextPhaseChange } from './documentPhase';
 
 const STUCK_MS = 5 * 60 * 1000;
 const start = Date.parse('2026-11-25T09:00:00Z');
@@ -51,6 +51,11 @@ describe('documentPhase', () => {
     expect(canReprocess('error')).toBe(true);
     expect(canReprocess('stuck')).toBe(true);
     for (const phase of ['completed', 'processing', 'deleting', 'deleteIncomplete'] as const) expect(canReprocess(phase)).toBe(false);
+  });
+
+  it('offers "Neu einlesen" for processed documents only', () => {
+    expect(canRefresh('completed')).toBe(true);
+    for (const phase of ['error', 'stuck', 'processing', 'deleting', 'deleteIncomplete'] as const) expect(canRefresh(phase)).toBe(false);
   });
 });
 

@@ -58,6 +58,9 @@ export function documentPhase(document: PhaseFields, now: number, local: LocalAc
 /** "Erneut verarbeiten" is offered for ERROR and for stuck documents. */
 export const canReprocess = (phase: DocumentPhase): boolean => phase === 'error' || phase === 'stuck';
 
+/** "Neu einlesen" (its text extracted again, the passages kept until then) is offered for processed documents. */
+export const canRefresh = (phase: DocumentPhase): boolean => phase === 'completed';
+
 /**
  * The next moment (ms since the epoch) at which a document's phase changes by time alone, or null
  * when none will: the list re-renders then, so a document turns stuck while the tab is open.

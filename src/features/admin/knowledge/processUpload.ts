@@ -5,6 +5,8 @@ import {
   embedNewPassages,
   ingestDocumentText,
   markDocumentFailed,
+  refreshDocumentText,
+  refreshFailed,
   uploadDocument,
   type UploadOptions,
 } from '../../../services/documents';
@@ -82,6 +84,35 @@ export async function reprocessDocument(documentId: string): Promise<void> {
       return;
     }
     await extractAndIngest(documentId, file);
+  } finally {
+    done();
+  }
+}
+
+/**
+ * "Neu einlesen" for a COMPLETED document, so that a better extraction reaches documents uploaded
+ * before it: downloads the stored PDF, extracts its text and only then swaps the document's text and
+ * passages in one step (refresh_document_text). Nothing changes before that step, so a closed tab,
+ * a failed download or an unreadable PDF leaves the document as it was. Resolves with the number of
+ * passages. Rejects with a DocumentError whose `refusal` is 'unreadable' when the stored PDF has no
+ * readable text, the server's reason when it refused, and none when the download failed.
+ */
+export async function refreshDocument(document: { id: string; storage_path: string | null }): Promise<number> {
+  const done = processingHere.begin(document.id);
+  try {
+    if (!document.storage_path) throw new DocumentError(refreshFailed, 'the document has no stored file');
+    const file = await downloadStoredPdf(document.storage_path);
+    const text = await extractPdfText(file).then(
+      (extracted) => extracted.text,
+      (error: unknown) => {
+        if (error instanceof PdfTextError) throw new DocumentError(refreshFailed, error.message, 'unreadable');
+        throw error;
+      },
+    );
+    const passages = await refreshDocumentText(document.id, text);
+    // In the background, as after an upload: only passages whose text changed wait for an embedding.
+    void embedNewPassages();
+    return passages;
   } finally {
     done();
   }
