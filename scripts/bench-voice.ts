@@ -27,6 +27,11 @@
  *    visitor speaking over an answer (voice onset → the coach silent), and whether it listens again
  *    by itself after each. Budgets: no gap over 150 ms, barge-in ≤ 300 ms, listens again.
  *
+ * The coach answers from the starter knowledge base, embedded by the `embed` function as a
+ * deployment with OPENAI_API_KEY has its documents: a question the full-text search is not sure of
+ * then waits for its own embedding and a hybrid search. BENCH_KNOWLEDGE=plain leaves the passages
+ * without embeddings (full-text search alone, as right after an upload before it is embedded).
+ *
  * Run `npm run build` first (the build fixes the stack's URL: SUPABASE_LOCAL_PORT, default 54321,
  * must be free and the same as at build time). BENCH_RUNS sets the runs per phase (5);
  * BENCH_PHASES limits the phases (e.g. `3,4`).
@@ -41,6 +46,7 @@ import { join, resolve } from 'node:path';
 import { liveCoachPath } from '../src/config/persona';
 import { clientOnlyPrefixes } from '../src/config/routes';
 import { coachTexts } from '../src/features/coach/texts';
+import { embeddingProvider, embedTexts, vectorLiteral, type EmbeddingProvider } from '../supabase/functions/_shared/embeddings';
 import { configFromEnv, LOCAL_SERVICE_ROLE_KEY } from '../supabase/local/config';
 import { startLocalStack } from '../supabase/local/server';
 import { fakeMicrophoneArgs, silentWav, utteranceWav } from '../tests/fixtures/audio/fakeMicrophone';
@@ -100,10 +106,36 @@ const warmUpQuestions = [
 ];
 const WARM_UP_ROUNDS = 3;
 
-async function warmUpSearch(service: SupabaseClient): Promise<void> {
+/** With embedded passages the hybrid search (with the question's embedding) is warmed up as well. */
+async function warmUpSearch(service: SupabaseClient, embeddings: EmbeddingProvider | null): Promise<void> {
+  const vectors = embeddings ? await embedTexts(embeddings, warmUpQuestions) : [];
   for (let round = 0; round < WARM_UP_ROUNDS; round += 1) {
-    for (const query of warmUpQuestions) await service.rpc('search_knowledge', { query, match_count: 5 }).throwOnError();
+    for (const [index, query] of warmUpQuestions.entries()) {
+      await service.rpc('search_knowledge', { query, match_count: 5 }).throwOnError();
+      const vector = vectors[index];
+      if (vector) await service.rpc('search_knowledge', { query, match_count: 5, query_embedding: vectorLiteral(vector) }).throwOnError();
+    }
   }
+}
+
+/** Whether the knowledge base is embedded, as a deployment with OPENAI_API_KEY has it (BENCH_KNOWLEDGE). */
+const embeddedKnowledge = process.env.BENCH_KNOWLEDGE !== 'plain';
+
+/** Embeds every passage through the `embed` function, as the admin's browser does after an upload. */
+async function embedKnowledge(stackUrl: string, anonKey: string, admin: { email: string; password: string }): Promise<void> {
+  const client = createClient(stackUrl, anonKey, {
+    auth: { persistSession: false },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+  });
+  const { data, error } = await client.auth.signInWithPassword(admin);
+  if (error) throw error;
+  const response = await fetch(`${stackUrl}/functions/v1/embed`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${data.session.access_token}`, apikey: anonKey },
+  });
+  const body: unknown = await response.json();
+  const pending = typeof body === 'object' && body !== null && 'pending' in body ? body.pending : null;
+  if (!response.ok || pending !== 0) throw new Error(`embedding the knowledge base: HTTP ${String(response.status)}, ${JSON.stringify(body)}`);
 }
 
 /** Spoken into the microphone (without a pause long enough to cut it: the fake provider hears one sentence). */
@@ -301,7 +333,8 @@ async function main() {
   // The knowledge base a visitor meets on `npm start`: the questions are searched in real passages
   // (an empty one would make every word a typo candidate and measure a search no visitor gets).
   await addStarterKnowledge(stackUrl, config, {});
-  await warmUpSearch(service);
+  if (embeddedKnowledge) await embedKnowledge(stackUrl, config.anonKey, { email: config.adminEmail, password: config.adminPassword });
+  await warmUpSearch(service, embeddedKnowledge ? embeddingProvider(config.functionEnv) : null);
   const site = createStaticServer({ dir: dist, clientOnlyPrefixes });
   site.listen(0, '127.0.0.1');
   await once(site, 'listening');
@@ -334,7 +367,7 @@ async function main() {
   };
 
   console.log(
-    `Voice (${String(runs)} runs a phase; transcription ${String(DEFAULT_TRANSCRIPTION_DELAY_MS)} ms; model: first token ${String(delays.ttftMs)} ms, ${String(delays.tokensPerSecond)} tokens/s, embedding ${String(delays.embeddingMs)} ms; voice: first byte ${String(delays.ttsFirstByteMs)} ms, streamed at ${String(delays.ttsRealTimeFactor)}x real time)`,
+    `Voice (${String(runs)} runs a phase; transcription ${String(DEFAULT_TRANSCRIPTION_DELAY_MS)} ms; model: first token ${String(delays.ttftMs)} ms, ${String(delays.tokensPerSecond)} tokens/s, embedding ${String(delays.embeddingMs)} ms; voice: first byte ${String(delays.ttsFirstByteMs)} ms, streamed at ${String(delays.ttsRealTimeFactor)}x real time; knowledge: the starter documents, ${embeddedKnowledge ? 'embedded' : 'not embedded (BENCH_KNOWLEDGE=plain)'})`,
   );
 
   try {
