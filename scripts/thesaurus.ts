@@ -1,6 +1,6 @@
 /**
  * Writes supabase/migrations/20261126000410_thesaurus.sql: the German synonym sets the search
- * matches a question's words by (private.thesaurus, created in …_search.sql), derived from
+ * matches a question's words by (private.thesaurus, created by the migration it writes), derived from
  * OpenThesaurus (https://www.openthesaurus.de, LGPL 2.1) as Debian's `mythes-de` package ships it
  * (/usr/share/mythes/th_de_DE_v2.dat). Only the development machine needs the package; the
  * migration carries the result.
@@ -14,6 +14,10 @@
  *   - sets of two to MAX_SET lexemes: bigger ones mix senses and stop being synonyms.
  *
  * `npx tsx scripts/thesaurus.ts [path to th_de_DE_v2.dat]`
+ *
+ * The migration is released (tests/db/migrations.test.ts keeps its checksum), so the script
+ * reproduces it as it is; a newer thesaurus goes out as a new migration that empties
+ * private.thesaurus and inserts the new sets.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -81,7 +85,7 @@ async function main(): Promise<void> {
   lines.sort();
 
   const quoted = lines.map((line) => `('${line.replaceAll("'", "''")}')`);
-  const sql = `-- German synonym sets for the knowledge search (private.thesaurus, see …_search.sql).
+  const sql = `-- German synonym sets for the knowledge search (private.thesaurus, see …_search_current.sql).
 --
 -- Source: OpenThesaurus (https://www.openthesaurus.de), © the OpenThesaurus contributors, licensed
 -- under the GNU Lesser General Public License 2.1 (LGPL), as Debian's mythes-de package ships it.
@@ -90,6 +94,20 @@ async function main(): Promise<void> {
 -- ${MAX_SET} lexemes. Do not edit by hand: run the script again.
 --
 -- ${lines.length} sets, one per line, lexemes separated by spaces.
+
+-- The table: synonym sets of single words as lexemes. A passage that holds only a word's thesaurus
+-- synonym has the word at private.thesaurus_share() of its weight (see private.lexical_candidates()
+-- in …_search_current.sql): a set mixes senses, the word itself is surer.
+create table if not exists private.thesaurus (
+  grp integer not null,
+  lexeme text not null,
+  primary key (grp, lexeme)
+);
+create index if not exists thesaurus_lexeme_idx on private.thesaurus (lexeme);
+comment on table private.thesaurus is
+  'German synonym sets as lexemes (OpenThesaurus, LGPL 2.1; scripts/thesaurus.ts); a word finds the other lexemes of its sets at a lower weight.';
+revoke all on private.thesaurus from public, anon, authenticated;
+grant select on private.thesaurus to authenticated, service_role;
 
 insert into private.thesaurus (grp, lexeme)
 select s.grp, w.lexeme

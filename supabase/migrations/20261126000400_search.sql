@@ -3,18 +3,12 @@
 --   public.search_knowledge(query, match_count, previous, query_embedding)
 --     1. private.search_terms()        the question's words, weighted, each with what stands for it
 --          private.question_words      words that ask rather than name a topic (weight 0)
---          private.joined_codes()      codes written apart ("E 07" for "E07")
 --          private.stand_ins()         a word no passage has: the slip it is, or its known parts
---          private.term_query()        the word, its synonyms and the compounds ending in it; for a
---                                      word no passage holds, its thesaurus synonyms
+--          private.term_query()        the word, its synonyms and the compounds ending in it
 --          private.synonyms            the German synonym table
---          private.thesaurus           OpenThesaurus's synonym sets (…_thesaurus.sql fills it)
 --     2. private.lexical_candidates()  passages sharing words with it, scored: the lexical ranking
 --     3. private.vector_candidates()   with a question embedding: the nearest passages
---     4. private.fused_candidates()    both as one ranking: relevance floor, reciprocal rank
---                                      fusion, German first
---     5. one passage per near-duplicate, at most five, each with its evidence
---          private.passage_evidence()  which of the passage's words count for which term
+--     4. fusion, relevance floor, one passage per near-duplicate, German first, at most five
 --
 -- Every function reads text through private.german_lexemes(), as the passages were written
 -- (…_documents.sql).
@@ -187,31 +181,6 @@ select distinct on (w.grp, l.lexeme) w.grp, l.lexeme, w.evidence_only
  order by w.grp, l.lexeme, w.evidence_only;
 
 
--- A general German thesaurus: synonym sets of single words as lexemes, derived from
--- OpenThesaurus (LGPL 2.1) by scripts/thesaurus.ts and filled by …_thesaurus.sql. A passage that
--- holds only a word's thesaurus synonym has the word at private.thesaurus_share() of its weight
--- (see private.lexical_candidates()): a set mixes senses, the word itself is surer.
-create table private.thesaurus (
-  grp integer not null,
-  lexeme text not null,
-  primary key (grp, lexeme)
-);
-create index thesaurus_lexeme_idx on private.thesaurus (lexeme);
-comment on table private.thesaurus is
-  'German synonym sets as lexemes (OpenThesaurus, LGPL 2.1; scripts/thesaurus.ts); a word finds the other lexemes of its sets at a lower weight.';
-revoke all on private.thesaurus from public, anon, authenticated;
-grant select on private.thesaurus to authenticated, service_role;
-
--- The share of a word's weight a passage gets for holding only a thesaurus synonym of it.
-create or replace function private.thesaurus_share()
-returns real
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$ select 0.6::real $$;
-
-
 -- A term of a question as the search uses it.
 create type private.search_term as (
   -- The question's word, stemmed; what the admin's preview shows.
@@ -225,8 +194,6 @@ create type private.search_term as (
   query tsquery,
   -- How many passages hold it, at most (the weight is read from this).
   passages integer,
-  -- What a passage holds when it has only a thesaurus synonym of the word (private.thesaurus).
-  related tsquery,
   -- ln(1 + (N - n + 0.5) / (n + 0.5)) for n of N passages (BM25's idf); 0 for a question word.
   weight real
 );
@@ -306,13 +273,8 @@ $$;
 -- words of five letters or more: "Pause" – "Pausenraum"), its synonyms likewise, and the
 -- knowledge base's compounds ending in the word or a synonym ("Urlaub" – "Erholungsurlaub"; the
 -- six held by most passages, for words of five letters or more). With how many passages hold any
--- of these, at most (a passage with two of them counts twice). related: for a word no passage
--- holds (and no synonym or compound of it), the lexemes of its thesaurus sets (private.thesaurus)
--- that passages hold, with how many passages hold them. A word the knowledge base has is taken as
--- the documents write it: its thesaurus sets mix senses and would pull in passages about another
--- one. A question word is no synonym ("Flasche" – "Kanne" is stemmed "kann", as "kann" is).
-create or replace function private.term_query(word text, out query tsquery, out passages integer,
-                                              out related tsquery, out related_passages integer)
+-- of these, at most (a passage with two of them counts twice).
+create or replace function private.term_query(word text, out query tsquery, out passages integer)
 language sql
 stable
 set search_path = ''
@@ -357,59 +319,27 @@ as $$
         on k.lexeme ~>=~ q.form and k.lexeme ~<~ (q.form || case when q.as_prefix then chr(65535) else chr(1) end)
     union
     select h.lexeme, h.passages from heads h
-  ),
-  thesaurus as (
-    select distinct k.lexeme, k.passages
-      from private.thesaurus t1
-      join private.thesaurus t2 on t2.grp = t1.grp and t2.lexeme <> t1.lexeme
-      join private.knowledge_terms k on k.lexeme = t2.lexeme
-     where t1.lexeme = word
-       and not exists (select from held h)
-       and not exists (select from private.question_words q where q.lexeme = k.lexeme)
   )
   select (
            select string_agg(q.literal || case when q.as_prefix then ':*' else '' end, ' | ') from quoted q
          )::tsquery
          || coalesce((select string_agg(format('''%s''', replace(replace(h.lexeme, '\', '\\'), '''', '''''')), ' | ') from heads h)::tsquery,
                      ''::tsquery),
-         coalesce((select sum(held.passages) from held), 0)::integer,
-         (select string_agg(format('''%s''', replace(replace(t.lexeme, '\', '\\'), '''', '''''')), ' | ') from thesaurus t)::tsquery,
-         coalesce((select sum(t.passages) from thesaurus t), 0)::integer
-$$;
-
-
--- Codes written apart: a visitor types or speaks "E 07" or "E-07" for the code "E07" of a
--- manual's table. A word of one to three letters and a number after it, joined, when the
--- knowledge base holds the code so joined; parts: the lexemes of the two pieces, which then say
--- nothing on their own.
-create or replace function private.joined_codes(question text)
-returns table (lexeme text, parts text[])
-language sql
-stable
-set search_path = ''
-as $$
-  select distinct k.lexeme, array[lower(m[1]), m[2], '-' || m[2]]
-    from regexp_matches(left(coalesce(question, ''), 2000), '(?:^|[^[:alnum:]])([[:alpha:]]{1,3})(?: +|-)([0-9]{1,4})(?![[:alnum:]])', 'g') as m
-    join private.knowledge_terms k on k.lexeme = lower(m[1]) || m[2]
+         coalesce((select sum(held.passages) from held), 0)::integer
 $$;
 
 
 -- The question's terms: its words (and the previous user turn's, for a follow-up) through
--- private.german_lexemes() with its codes written apart joined (private.joined_codes()), at most
--- 20 of them, each replaced by what stands in for it
+-- private.german_lexemes(), at most 20 of them, each replaced by what stands in for it
 -- (private.stand_ins(): a slip by the word meant, a compound by its known parts), expanded
 -- (private.term_query()) and weighted by how rare it is among all passages (BM25's idf).
 --
--- A noun (a word written with a capital letter inside its sentence, as German writes nouns)
--- weighs noun_share times as much as another word as rare: a question's nouns name what it is
--- about ("Wie viel Wasser passt in den Tank?"), its verbs and adjectives are said in many ways. A
--- question typed all in lower case says nothing about its nouns: every word weighs as it is.
---
 -- A word no passage holds says the question may be about something the knowledge base does not
--- know. It weighs as much as a word held by a single passage, times unknown_named when it is a
--- noun ("Wie wird das Wetter morgen?", "Was kostet ein Flug nach Mallorca?") and times
--- unknown_other for any other word (a verb or an adjective put differently from the document:
--- "Wie trenne ich Arbeit und Freizeit?").
+-- know. It weighs as much as a word held by a single passage, times unknown_named when it is
+-- written with a capital letter inside its sentence (a German noun: "Wie wird das Wetter
+-- morgen?", "Was kostet ein Flug nach Mallorca?") and times unknown_other for any other word
+-- (a verb or an adjective put differently from the document: "Wie trenne ich Arbeit und
+-- Freizeit?"). A question typed all in lower case says nothing about its nouns: unknown_other.
 -- A word that sets the scene (private.context_words: "bei der Arbeit", "im Sommer") weighs
 -- scene_share of what it would: it places the question, it does not say what it asks.
 create or replace function private.search_terms(question text, previous text default null)
@@ -418,11 +348,8 @@ language sql
 stable
 set search_path = ''
 as $$
-  with settings (noun_share, unknown_named, unknown_other, scene_share) as (
-    values (1.5::real, 3.0::real, 1.0::real, 0.5::real)
-  ),
-  codes as (
-    select c.lexeme, c.parts, c.n from private.joined_codes(question) with ordinality as c (lexeme, parts, n)
+  with settings (unknown_named, unknown_other, scene_share) as (
+    values (3.0::real, 1.0::real, 0.5::real)
   ),
   raw as (
     select v.lexeme, v.positions[1] as position, false as from_previous
@@ -430,13 +357,6 @@ as $$
     union all
     select v.lexeme, 100000 + v.positions[1], true
       from unnest(private.german_lexemes(left(coalesce(previous, ''), 2000))) as v
-    union all
-    -- Codes written apart, joined ("E 07" – "E07"), right after the question's own words.
-    select c.lexeme, (1000 + c.n)::integer, false from codes c
-  ),
-  pieces as (
-    -- The pieces of a joined code, which weigh nothing on their own.
-    select distinct unnest(c.parts) as lexeme from codes c
   ),
   capitalised as (
     -- Words with a capital letter that does not start a sentence.
@@ -454,8 +374,7 @@ as $$
   ),
   limited as (
     select w.*,
-           exists (select from private.question_words q where q.lexeme = w.lexeme)
-             or (not w.from_previous and exists (select from pieces p where p.lexeme = w.lexeme)) as asks,
+           exists (select from private.question_words q where q.lexeme = w.lexeme) as asks,
            exists (select from private.context_words x where x.lexeme = w.lexeme) as scene,
            exists (select from capitalised c where c.lexeme = w.lexeme)
              and not exists (select from private.context_words x where x.lexeme = w.lexeme) as named
@@ -474,18 +393,14 @@ as $$
     select greatest(coalesce((select s.passages from private.knowledge_stats s), 0), 1)::real as total
   )
   select st.form, st.position, st.from_previous, st.named, t.query,
-         least(h.held, n.total::integer),
-         t.related,
+         least(t.passages, n.total::integer),
          case when st.asks then 0::real
-              else (ln(1 + (n.total - greatest(least(h.held, n.total), 1) + 0.5) / (greatest(least(h.held, n.total), 1) + 0.5))
+              else (ln(1 + (n.total - greatest(least(t.passages, n.total), 1) + 0.5) / (greatest(least(t.passages, n.total), 1) + 0.5))
                     * case when st.scene then x.scene_share else 1 end
-                    * case when st.named then x.noun_share else 1 end
-                    * case when h.held > 0 then 1 when st.named then x.unknown_named else x.unknown_other end)::real
+                    * case when t.passages > 0 then 1 when st.named then x.unknown_named else x.unknown_other end)::real
          end
     from stood st
     cross join lateral private.term_query(st.form) as t
-    -- A word no passage holds but whose thesaurus synonyms some do is known by them.
-    cross join lateral (select case when t.passages > 0 then t.passages else t.related_passages end as held) h
     cross join stats n
     cross join settings x
    order by st.from_previous, st.position, st.form
@@ -494,9 +409,8 @@ $$;
 
 -- Passages of COMPLETED documents that share informative words with the question, scored: the
 -- lexical ranking, in one place.
---   score       the weighted share of the question's terms the passage holds (0..1). A term the
---               passage holds only as a thesaurus synonym counts private.thesaurus_share() (0.6),
---               a term only the document's title holds half. A follow-up's previous turn weighs half,
+--   score       the weighted share of the question's terms the passage holds (0..1). A term only
+--               the document's title holds counts half. A follow-up's previous turn weighs half,
 --               so the passage that goes on with the conversation ranks first.
 --   standalone  the same without the previous turn: a passage that answers the new question on
 --               its own passes the floor too, when the visitor changed the subject.
@@ -520,7 +434,6 @@ as $$
 declare
   common_passages constant integer := 200;
   rank_limit constant integer := 100;
-  related_share constant real := private.thesaurus_share();
   total real;
   question_total real;
   any_term tsquery;
@@ -539,9 +452,9 @@ begin
   end if;
 
   -- The common terms' share of the weight, by the score and by the standalone score: the larger.
-  select string_agg(t.either::text, ' | ')::tsquery,
-         string_agg(t.either::text, ' | ') filter (where t.passages <= common_passages)::tsquery,
-         string_agg(format('(%s)', t.either::text), ' & ') filter (where not t.from_previous)::tsquery,
+  select string_agg(t.query::text, ' | ')::tsquery,
+         string_agg(t.query::text, ' | ') filter (where t.passages <= common_passages)::tsquery,
+         string_agg(format('(%s)', t.query::text), ' & ') filter (where not t.from_previous)::tsquery,
          greatest(
            coalesce(sum(case when t.from_previous then 0.5 * t.weight else t.weight end)
                       filter (where t.passages > common_passages), 0) / total,
@@ -550,7 +463,7 @@ begin
                 else 0 end
          )
     into any_term, rare_terms, all_terms, common_share
-    from (select t0.*, t0.query || coalesce(t0.related, ''::tsquery) as either from unnest(terms) as t0) as t
+    from unnest(terms) as t
    where t.weight > 0;
 
   candidates := any_term;
@@ -582,7 +495,6 @@ begin
     credited as (
       select c.id, t.lexeme, t.position, t.from_previous, t.weight,
              case when c.fts @@ t.query then 1.0
-                  when t.related is not null and c.fts @@ t.related then related_share
                   when c.title_fts @@ t.query then 0.5
                   else 0 end as credit
         from candidate c
@@ -593,7 +505,7 @@ begin
       select x.id,
              coalesce(sum(x.weight * x.credit) filter (where not x.from_previous), 0) as question_found,
              coalesce(sum(x.weight * x.credit) filter (where x.from_previous), 0) as previous_found,
-             array_agg(x.lexeme order by x.from_previous, x.position) filter (where x.credit > 0.5 and x.weight > 0) as matched
+             array_agg(x.lexeme order by x.from_previous, x.position) filter (where x.credit = 1 and x.weight > 0) as matched
         from credited x
        group by x.id
     )
@@ -641,11 +553,9 @@ $$;
 
 -- What in a passage answers to the question, for the offline coach to find the sentence, list
 -- entry or table row that holds it: {"total": the question's weight, "asked": how many weighted
--- terms the latest question has itself, "asked_weight": their weight, "related_share": what a
--- thesaurus synonym counts,
--- "terms": [{"term", "weight", "previous", "words": the passage's lexemes that count as the term,
--- "related": those that count as its thesaurus synonyms only}]}. A follow-up's previous turn at
--- half weight, as the score counts it.
+-- terms the latest question has itself, "terms": [{"term", "weight", "previous", "words": the
+-- passage's lexemes that count as the term}]}. A follow-up's previous turn at half weight, as the
+-- score counts it.
 create or replace function private.passage_evidence(fts tsvector, terms private.search_term[])
 returns jsonb
 language sql
@@ -656,81 +566,19 @@ as $$
   select jsonb_build_object(
     'total', coalesce((select sum(case when t.from_previous then 0.5 * t.weight else t.weight end) from unnest(terms) as t), 0),
     'asked', (select count(*) from unnest(terms) as t where t.weight > 0 and not t.from_previous),
-    'asked_weight', coalesce((select sum(t.weight) from unnest(terms) as t where not t.from_previous), 0),
-    'related_share', private.thesaurus_share(),
     'terms', coalesce((
       select jsonb_agg(jsonb_build_object(
                'term', t.lexeme,
                'weight', case when t.from_previous then 0.5 * t.weight else t.weight end,
                'previous', t.from_previous,
-               'words', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
-                                    from unnest(fts) as w
-                                   where array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb),
-               'related', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
-                                      from unnest(fts) as w
-                                     where t.related is not null
-                                       and array_to_tsvector(array[w.lexeme]) @@ t.related
-                                       and not array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb))
+               'words', (select jsonb_agg(w.lexeme order by w.lexeme)
+                           from unnest(fts) as w
+                          where array_to_tsvector(array[w.lexeme]) @@ t.query))
              order by t.from_previous, t.position)
         from unnest(terms) as t
-       where t.weight > 0 and fts @@ (t.query || coalesce(t.related, ''::tsquery))
+       where t.weight > 0 and fts @@ t.query
     ), '[]'::jsonb)
   )
-$$;
-
-
--- The lexical and the vector candidates as one ranking, by reciprocal rank fusion: each list
--- ranks its own passages (the lexical one by score, then cover density; the vector one by
--- similarity) and a passage counts 1 / (60 + rank) from each list it is in.
---   * Lexical candidates only at or above the relevance floor (floor_score, 0.3): sharing one
---     common word with a question of several is not an answer.
---   * With query_embedding, the 20 passages nearest to it; one only the embedding found needs a
---     cosine similarity of at least 0.45 (a starting value for OpenAI's text-embedding-3-small,
---     where unrelated German texts score about 0.1-0.25). score is then the better of the lexical
---     score and that similarity.
---   * German passages only, unless no German passage passes; the best 4 × wanted (enough for
---     near-duplicates to be dropped afterwards), best first.
-create or replace function private.fused_candidates(
-  terms private.search_term[],
-  query_embedding extensions.vector,
-  wanted integer,
-  floor_score real default 0.3
-)
-returns table (chunk_id bigint, language text, score real, density real, matched text[], fusion double precision)
-language plpgsql
-stable
-set search_path = ''
-set enable_seqscan = off
-as $$
-#variable_conflict use_column
-begin
-  return query
-  with lexical as (
-    select l.*, row_number() over (order by l.score desc, l.density desc, l.chunk_id) as lexical_rank
-      from private.lexical_candidates(terms, wanted, floor_score) as l
-     where greatest(l.score, l.standalone) >= floor_score
-  ),
-  semantic as (
-    select v.*, row_number() over (order by v.similarity desc, v.chunk_id) as semantic_rank
-      from private.vector_candidates(query_embedding, 20) as v
-     where v.similarity >= 0.45
-  ),
-  fused as (
-    select coalesce(l.chunk_id, s.chunk_id) as chunk_id,
-           coalesce(l.language, s.language) as language,
-           greatest(coalesce(l.score, 0), coalesce(s.similarity, 0))::real as score,
-           coalesce(l.density, 0)::real as density,
-           coalesce(l.matched, '{}') as matched,
-           (coalesce(1.0 / (60 + l.lexical_rank), 0) + coalesce(1.0 / (60 + s.semantic_rank), 0))::double precision as fusion
-      from lexical l
-      full join semantic s on s.chunk_id = l.chunk_id
-  )
-  select f.chunk_id, f.language, f.score, f.density, f.matched, f.fusion
-    from (select f0.*, bool_or(f0.language = 'de') over () as any_german from fused f0) f
-   where f.language = 'de' or not f.any_german
-   order by f.fusion desc, f.score desc, f.density desc, f.chunk_id
-   limit 4 * wanted;
-end
 $$;
 
 
@@ -739,13 +587,18 @@ $$;
 --   * Terms (private.search_terms()): the question's words stemmed, question words weighing
 --     nothing, slips and compounds stood in for, synonyms and compounds matched, each weighted by
 --     how rare it is; a follow-up with the previous user turn (`previous`) at half weight.
---   * Candidates (private.fused_candidates()): the lexical ranking (private.lexical_candidates(),
---     the weighted share of the terms a passage holds) above the relevance floor, and with
---     query_embedding (the coach embeds the question when OPENAI_API_KEY is set) the nearest
---     passages (private.vector_candidates()), fused by reciprocal rank; German first. rank is the
---     better of the lexical score and the cosine similarity.
+--   * Lexical ranking (private.lexical_candidates()): the weighted share
+--     of the terms a passage holds. Only passages at or above the relevance floor (0.3) count:
+--     sharing one common word with a question of several is not an answer.
+--   * With query_embedding (the coach embeds the question when OPENAI_API_KEY is set), the 20
+--     passages nearest to it (private.vector_candidates()) join by reciprocal rank fusion
+--     (1 / (60 + rank) from each list); a passage only the embedding found needs a cosine
+--     similarity of at least 0.45 (a starting value for OpenAI's text-embedding-3-small, where
+--     unrelated German texts score about 0.1-0.25). rank is then the better of the score and that
+--     similarity.
 --   * Near-duplicates (the same heading and text after collapsing case and whitespace) come once,
---     from the most recently uploaded document.
+--     from the most recently uploaded document; passages of documents in another language than
+--     German only when no German passage passes.
 --   * Ties: cover density, then document id and passage ordinal.
 -- matched_terms lists the question's terms the passage holds (the admin's preview shows them);
 -- evidence (private.passage_evidence()) which of the passage's words count for which term.
@@ -777,6 +630,10 @@ as $$
 #variable_conflict use_column
 declare
   wanted constant integer := greatest(1, least(coalesce(match_count, 5), 5));
+  floor_score constant real := 0.3;
+  nearest constant integer := 20;
+  semantic_floor constant real := 0.45;
+  rrf_k constant integer := 60;
   terms private.search_term[];
 begin
   terms := array(select t from private.search_terms(query, previous) as t);
@@ -785,8 +642,34 @@ begin
   end if;
 
   return query
-    with best as (
-      select f.* from private.fused_candidates(terms, query_embedding, wanted) as f
+    with lexical as (
+      select l.*, row_number() over (order by l.score desc, l.density desc, l.chunk_id) as lexical_rank
+        from private.lexical_candidates(terms, wanted, floor_score) as l
+       where greatest(l.score, l.standalone) >= floor_score
+    ),
+    semantic as (
+      select v.*, row_number() over (order by v.similarity desc, v.chunk_id) as semantic_rank
+        from private.vector_candidates(query_embedding, nearest) as v
+       where v.similarity >= semantic_floor
+    ),
+    fused as (
+      select coalesce(l.chunk_id, s.chunk_id) as chunk_id,
+             coalesce(l.language, s.language) as language,
+             greatest(coalesce(l.score, 0), coalesce(s.similarity, 0))::real as score,
+             coalesce(l.density, 0) as density,
+             coalesce(l.matched, '{}') as matched,
+             coalesce(1.0 / (rrf_k + l.lexical_rank), 0) + coalesce(1.0 / (rrf_k + s.semantic_rank), 0) as fusion
+        from lexical l
+        full join semantic s on s.chunk_id = l.chunk_id
+    ),
+    best as (
+      -- German passages first (another language only when no German passage passes); only the
+      -- best can end up among the five, near-duplicates included.
+      select f.*
+        from (select f0.*, bool_or(f0.language = 'de') over () as any_german from fused f0) f
+       where f.language = 'de' or not f.any_german
+       order by f.fusion desc, f.score desc, f.density desc, f.chunk_id
+       limit 4 * wanted
     ),
     unique_passages as (
       select distinct on (u.fingerprint) u.*
@@ -815,17 +698,13 @@ $$;
 comment on function public.search_knowledge(text, integer, text, extensions.vector) is
   'Passages of COMPLETED documents that answer a German question (weighted share of its terms at or above 0.3; slips, compounds and synonyms matched; fused with the passages nearest to query_embedding when given), best first; at most match_count (1..5, default 5). previous: the previous user turn for follow-ups.';
 
-revoke execute on function private.stand_ins(text), private.joined_codes(text), private.term_query(text), private.search_terms(text, text),
-  private.thesaurus_share(),
+revoke execute on function private.stand_ins(text), private.term_query(text), private.search_terms(text, text),
   private.lexical_candidates(private.search_term[], integer, real),
   private.vector_candidates(extensions.vector, integer),
-  private.fused_candidates(private.search_term[], extensions.vector, integer, real),
   private.passage_evidence(tsvector, private.search_term[]) from public, anon;
-grant execute on function private.stand_ins(text), private.joined_codes(text), private.term_query(text), private.search_terms(text, text),
-  private.thesaurus_share(),
+grant execute on function private.stand_ins(text), private.term_query(text), private.search_terms(text, text),
   private.lexical_candidates(private.search_term[], integer, real),
   private.vector_candidates(extensions.vector, integer),
-  private.fused_candidates(private.search_term[], extensions.vector, integer, real),
   private.passage_evidence(tsvector, private.search_term[]) to authenticated, service_role;
 
 -- Visitors reach the knowledge only through the coach function (service role); the admin search

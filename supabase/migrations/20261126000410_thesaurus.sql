@@ -1,4 +1,4 @@
--- German synonym sets for the knowledge search (private.thesaurus, see …_search.sql).
+-- German synonym sets for the knowledge search (private.thesaurus, see …_search_current.sql).
 --
 -- Source: OpenThesaurus (https://www.openthesaurus.de), © the OpenThesaurus contributors, licensed
 -- under the GNU Lesser General Public License 2.1 (LGPL), as Debian's mythes-de package ships it.
@@ -7,6 +7,20 @@
 -- 8 lexemes. Do not edit by hand: run the script again.
 --
 -- 24105 sets, one per line, lexemes separated by spaces.
+
+-- The table: synonym sets of single words as lexemes. A passage that holds only a word's thesaurus
+-- synonym has the word at private.thesaurus_share() of its weight (see private.lexical_candidates()
+-- in …_search_current.sql): a set mixes senses, the word itself is surer.
+create table if not exists private.thesaurus (
+  grp integer not null,
+  lexeme text not null,
+  primary key (grp, lexeme)
+);
+create index if not exists thesaurus_lexeme_idx on private.thesaurus (lexeme);
+comment on table private.thesaurus is
+  'German synonym sets as lexemes (OpenThesaurus, LGPL 2.1; scripts/thesaurus.ts); a word finds the other lexemes of its sets at a lower weight.';
+revoke all on private.thesaurus from public, anon, authenticated;
+grant select on private.thesaurus to authenticated, service_role;
 
 insert into private.thesaurus (grp, lexeme)
 select s.grp, w.lexeme

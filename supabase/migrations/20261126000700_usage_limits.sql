@@ -8,10 +8,7 @@
 -- spend more than its budget, whatever it sends. Only the service role (the functions) reaches
 -- any of this: no table has a policy, row level security is on and visitors reach nothing.
 
--- Requests per client and window (one row per function, client, window kind and start). A minute
--- is judged as a sliding window: this minute's count plus the previous minute's, weighted by the
--- part of the previous minute still inside the last 60 seconds. So a burst that straddles the
--- turn of a minute is counted whole, not reset at :00.
+-- Requests per client in fixed windows (one row per function, client, window kind and start).
 create table public.request_counts (
   fn text not null,
   client text not null,
@@ -86,29 +83,6 @@ volatile
 set search_path = ''
 as $$ select pg_advisory_xact_lock(hashtextextended('guard|' || p_client, 0)) $$;
 
--- Seconds until one more request of a client fits the sliding minute again, if it sends nothing
--- before: still in this minute once enough of the previous minute has slid out, or else in the
--- next minute once enough of this one has.
-create or replace function private.minute_retry_after(
-  p_count integer,
-  p_previous integer,
-  p_elapsed double precision,
-  p_limit integer
-)
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
-  select greatest(1, ceil(
-    case
-      when p_count + 1 <= p_limit and p_previous > 0
-        then 60 * (1 - (p_limit - p_count - 1)::double precision / p_previous) - p_elapsed
-      else (60 - p_elapsed) + 60 * greatest(0, 1 - (p_limit - 1)::double precision / greatest(p_count, 1))
-    end
-  )::integer)
-$$;
-
 -- The admission of one request, atomic per client: the day's cap and the client's budget (a
 -- request is refused at once when either is used up), requests per minute and per day, a stream
 -- lease when p_max_concurrent > 0, and the reservation of p_amount of p_kind. Returns
@@ -138,10 +112,7 @@ declare
   day_start constant timestamptz := date_trunc('day', now_ts, 'Europe/Berlin');
   seconds_to_tomorrow constant integer :=
     greatest(1, ceil(extract(epoch from (day_start + interval '1 day') - now_ts))::integer);
-  minute_elapsed constant double precision := extract(epoch from now_ts - minute_start);
   minute_count integer;
-  previous_count integer;
-  carried double precision;
   day_count integer;
   streams integer;
   reserved json;
@@ -168,13 +139,9 @@ begin
   values (p_fn, p_client, 'minute', minute_start, 1)
   on conflict (fn, client, window_kind, window_start) do update set count = r.count + 1
   returning r.count into minute_count;
-  previous_count := coalesce((select r.count from public.request_counts r
-    where r.fn = p_fn and r.client = p_client and r.window_kind = 'minute'
-      and r.window_start = minute_start - interval '1 minute'), 0);
-  carried := previous_count * (1 - minute_elapsed / 60);
-  if minute_count + carried > p_per_minute then
+  if minute_count > p_per_minute then
     return json_build_object('allowed', false, 'reason', 'rate_minute',
-      'retryAfter', private.minute_retry_after(minute_count, previous_count, minute_elapsed, p_per_minute));
+      'retryAfter', greatest(1, ceil(extract(epoch from (minute_start + interval '1 minute') - now_ts))::integer));
   end if;
 
   insert into public.request_counts as r (fn, client, window_kind, window_start, count)
@@ -346,7 +313,6 @@ $$;
 
 revoke execute on function public.spend_day() from public, anon, authenticated;
 revoke execute on function private.client_lock(text) from public, anon, authenticated;
-revoke execute on function private.minute_retry_after(integer, integer, double precision, integer) from public, anon, authenticated;
 revoke execute on function public.admit_request(text, text, integer, integer, integer, integer, text, bigint, bigint, bigint) from public, anon, authenticated;
 revoke execute on function public.reserve_spend(text, text, bigint, bigint, bigint) from public, anon, authenticated;
 revoke execute on function public.settle_spend(uuid, bigint) from public, anon, authenticated;
@@ -355,7 +321,6 @@ revoke execute on function public.record_spend(text, bigint) from public, anon, 
 revoke execute on function public.usage_today() from public, anon, authenticated;
 grant execute on function public.spend_day() to service_role;
 grant execute on function private.client_lock(text) to service_role;
-grant execute on function private.minute_retry_after(integer, integer, double precision, integer) to service_role;
 grant execute on function public.admit_request(text, text, integer, integer, integer, integer, text, bigint, bigint, bigint) to service_role;
 grant execute on function public.reserve_spend(text, text, bigint, bigint, bigint) to service_role;
 grant execute on function public.settle_spend(uuid, bigint) to service_role;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,36 @@ const notes = {
         alter table public.notes enable row level security;`,
 };
 
+/** A copy of supabase/ without these migrations. */
+async function withoutMigrations(...names: string[]): Promise<string> {
+  const dir = join(workDir, `without-${String(names.length)}`);
+  await cp(supabaseDir, dir, { recursive: true });
+  for (const name of names) await rm(join(dir, 'migrations', name));
+  return dir;
+}
+
+/** Every function, composite type and table (with columns, indexes and grants) of public and private. */
+async function schemaOf(db: PGlite) {
+  const functions = await db.query<{ name: string; definition: string; acl: string | null }>(
+    `select p.oid::regprocedure::text as name, pg_get_functiondef(p.oid) as definition, p.proacl::text as acl
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname in ('public', 'private')
+        and not exists (select from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+      order by 1`,
+  );
+  const relations = await db.query<{ name: string; kind: string; columns: string; acl: string | null }>(
+    `select c.oid::regclass::text as name, c.relkind::text as kind, c.relacl::text as acl,
+            string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ', ' order by a.attnum) as columns
+       from pg_class c
+       join pg_namespace n on n.oid = c.relnamespace
+       join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      where n.nspname in ('public', 'private') and c.relkind in ('r', 'i', 'c')
+      group by c.oid
+      order by 1`,
+  );
+  return { functions: functions.rows, relations: relations.rows };
+}
+
 /** A copy of supabase/ with these migrations added after the project's own. */
 async function withExtraMigrations(...migrations: { name: string; sql: string }[]): Promise<string> {
   const dir = join(workDir, migrations.map((migration) => migration.name).join('+'));
@@ -51,6 +82,40 @@ async function withExtraMigrations(...migrations: { name: string; sql: string }[
   for (const { name, sql } of migrations) await writeFile(join(dir, 'migrations', name), sql);
   return dir;
 }
+
+/**
+ * What each migration held when it was released, as the first 16 hex digits of its SHA-256. Supabase
+ * and the local stack apply a migration once, by its name, and never again, so an edited migration
+ * would reach no database that already has it. A change of the schema is a new migration
+ * (docs/database.md, "Changing the schema"), with its line added here.
+ */
+const released: Record<string, string> = {
+  '20261126000100_foundation.sql': '5b343e8326b02470',
+  '20261126000200_users.sql': 'ab34643d2e3cbe6f',
+  '20261126000300_documents.sql': 'c131b202cb5a1378',
+  '20261126000400_search.sql': '572ce28c5a1e39dc',
+  '20261126000410_thesaurus.sql': '3effe933e4774dda',
+  '20261126000500_voice.sql': '2467448863f9cbed',
+  '20261126000600_conversations.sql': 'd409f1299a0d57fa',
+  '20261126000700_usage_limits.sql': '468efcfa7141c584',
+  '20261126000800_admin_stats.sql': 'f4acb703a7af8876',
+  '20261126000900_storage.sql': 'f61fa66deed1f88f',
+  '20261127000100_search_current.sql': 'a1264b5341a41b9a',
+  '20261127000200_sliding_minute.sql': '417525ca262ab322',
+  '20261127000300_refresh_document_text.sql': '36367e1705715bb4',
+};
+
+describe('released migrations', () => {
+  it('are never edited, and every migration is listed', async () => {
+    const migrations = await listMigrations();
+    const held = Object.fromEntries(
+      await Promise.all(
+        migrations.map(async (name) => [name, createHash('sha256').update(await readFile(join(supabaseDir, 'migrations', name))).digest('hex').slice(0, 16)] as const),
+      ),
+    );
+    expect(held, 'a released migration was edited, or a new one is not listed: write the change as a new migration').toEqual(released);
+  });
+});
 
 describe('setting up the local database', () => {
   const dataDir = () => join(workDir, 'data');
@@ -106,6 +171,23 @@ describe('setting up the local database', () => {
       const notes = await upgraded.db.query(`select to_regclass('public.notes') is not null as present`);
       expect(notes.rows).toEqual([{ present: true }]);
       expect((await snapshot(upgraded.db)).voiceConfigs).toBe(1);
+    } finally {
+      await upgraded.db.close();
+    }
+  });
+
+  it('brings a database set up from the baseline as first written to the schema of a fresh one', async () => {
+    // The baseline as first written had neither the thesaurus's data nor the migrations after it:
+    // a database set up then applies them, in name order, on its next start.
+    const later = (await listMigrations()).filter((name) => name === '20261126000410_thesaurus.sql' || name > '20261126000900_storage.sql');
+    expect(later.length).toBeGreaterThan(1);
+    const dataDir = join(workDir, 'first-baseline');
+    const first = await openLocalDatabase({ dataDir, supabaseDir: await withoutMigrations(...later) });
+    await first.db.close();
+    const upgraded = await openLocalDatabase({ dataDir });
+    try {
+      expect(upgraded.setup.appliedMigrations).toEqual(later);
+      expect(await schemaOf(upgraded.db)).toEqual(await schemaOf(memory.db));
     } finally {
       await upgraded.db.close();
     }

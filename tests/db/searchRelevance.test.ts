@@ -1,5 +1,5 @@
 /**
- * The knowledge search's relevance (…_search.sql): the lexical ranking
+ * The knowledge search's relevance (…_search_current.sql): the lexical ranking
  * (private.lexical_candidates()), the floor, German documents before documents in another
  * language, follow-ups with the previous user turn, slips, compounds and synonyms, no
  * near-duplicates, at most five passages, and the evidence the offline coach reads

@@ -1,5 +1,5 @@
 /**
- * The question's terms (…_search.sql): private.search_terms() with what stands in for a
+ * The question's terms (…_search_current.sql): private.search_terms() with what stands in for a
  * word no passage holds (private.stand_ins()), what a passage must hold to have a word
  * (private.term_query(): prefixes, synonyms, compounds) and how much each term weighs.
  */

@@ -2,7 +2,7 @@
  * The guard of the public functions that spend the operator's money (coach, tts, stt): per client
  * requests per minute and per day, concurrent streams, a daily budget per client and the daily
  * spend caps of all clients together. The counts live in Postgres (`admit_request`,
- * `reserve_spend`, `settle_spend`, `release_stream`; migration …_usage_limits.sql), so every
+ * `reserve_spend`, `settle_spend`, `release_stream`; migrations …_usage_limits.sql and …_sliding_minute.sql), so every
  * function instance shares them; an in-memory window per instance stays in front as a cheap
  * first filter.
  *

@@ -262,7 +262,8 @@ function DocumentRow({ document, now, processingHere, onDeleted }: { document: D
   });
   return (
     <li data-document-id={document.id} data-status={document.status} data-phase={phase} className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
-      <div className="min-w-0 flex-1">
+      {/* At least 14rem: on a phone the title keeps its line and the actions wrap below it. */}
+      <div className="min-w-[14rem] flex-1">
         <PdfLink document={document} />
         <p className="text-sm text-slate-700">
           <span data-field="size">{document.file_size === null ? '–' : formatFileSize(document.file_size, lang)}</span>
