@@ -8,6 +8,7 @@ import { Notice } from '../Notice';
 import { ConfirmDialog, PanelSection } from '../Panel';
 import { canRefresh, canReprocess, documentPhase, type DocumentPhase } from './documentPhase';
 import { refreshDocument, reprocessDocument } from './processUpload';
+import { RefreshAll } from './RefreshAll';
 import { StatusIcon } from './StatusIcon';
 import { usePhaseClock, useProcessingHere, type DocumentsState } from './useDocuments';
 
@@ -291,6 +292,7 @@ export function DocumentList({ state }: { state: DocumentsState }) {
       {error ? <Notice tone="error">{error}</Notice> : null}
       {!live && !loading ? <Notice tone="info">{t('knowledge.reconnecting')}</Notice> : null}
       {!loading && documents.length === 0 && !error ? <p className="text-slate-700">{t('knowledge.empty')}</p> : null}
+      <RefreshAll documents={documents} />
       <ul className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white" aria-label={t('knowledge.listHeading')}>
         {documents.map((document) => (
           <DocumentRow key={document.id} document={document} now={now} processingHere={processingHere.has(document.id)} onDeleted={forget} />
