@@ -7,7 +7,7 @@ import { deleteDocument, DocumentError, PROCESSING_STUCK_AFTER_MS, signedPdfUrl,
 import { Notice } from '../Notice';
 import { ConfirmDialog, PanelSection } from '../Panel';
 import { canRefresh, canReprocess, documentPhase, type DocumentPhase } from './documentPhase';
-import { refreshDocument, reprocessDocument } from './processUpload';
+import { documentWentAway, refreshDocument, reprocessDocument } from './processUpload';
 import { RefreshAll } from './RefreshAll';
 import { StatusIcon } from './StatusIcon';
 import { usePhaseClock, useProcessingHere, type DocumentsState } from './useDocuments';
@@ -112,27 +112,40 @@ function DeleteButton({
   );
 }
 
+type Outcome = { tone: 'success' | 'error'; text: string };
+
 /**
- * "Erneut verarbeiten" for an ERROR or stuck document (see reprocessDocument). A refusal or failure
- * shows next to the button in the page's language; the document itself then keeps its state.
+ * A document's own action in its row: the button (busy while it runs) and what came of it next to
+ * it. `run` resolves with what to say (null: nothing) and may throw: a document gone or being
+ * deleted meanwhile says nothing (the list follows by itself), any other failure is `failed(error)`.
  */
-function ReprocessButton({ document }: { document: DocumentItem }) {
-  const { t } = useT('admin');
+function RowAction({
+  label,
+  busyLabel,
+  ariaLabel,
+  variant,
+  noticeClassName,
+  run,
+  failed,
+}: {
+  label: string;
+  busyLabel: string;
+  ariaLabel: string;
+  variant: 'secondary' | 'ghost';
+  noticeClassName: string;
+  run: () => Promise<Outcome | null>;
+  failed: (error: unknown) => Outcome;
+}) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   async function start() {
     setBusy(true);
-    setError(null);
+    setOutcome(null);
     try {
-      await reprocessDocument(document.id);
+      setOutcome(await run());
     } catch (caught) {
-      // Gone or being deleted: the list follows by itself, nothing to say.
-      const refusal = caught instanceof DocumentError ? caught.refusal : undefined;
-      if (refusal !== 'gone' && refusal !== 'deleting') {
-        console.error('[admin] reprocess failed:', caught);
-        setError(refusal === 'conflict' ? t('knowledge.reprocessBusy') : t('knowledge.reprocessFailed'));
-      }
+      if (!documentWentAway(caught)) setOutcome(failed(caught));
     } finally {
       setBusy(false);
     }
@@ -140,21 +153,42 @@ function ReprocessButton({ document }: { document: DocumentItem }) {
 
   return (
     <span className="inline-flex flex-col items-start gap-1">
-      <button
-        type="button"
-        className={buttonClass('secondary')}
-        aria-label={t('knowledge.reprocessLabel', { title: document.title })}
-        disabled={busy}
-        onClick={() => void start()}
-      >
-        {busy ? t('knowledge.reprocessStarting') : t('knowledge.reprocess')}
+      <button type="button" className={buttonClass(variant)} aria-label={ariaLabel} disabled={busy} onClick={() => void start()}>
+        {busy ? busyLabel : label}
       </button>
-      {error ? (
-        <Notice tone="error" className="text-sm">
-          {error}
+      {outcome ? (
+        <Notice tone={outcome.tone} className={noticeClassName}>
+          {outcome.text}
         </Notice>
       ) : null}
     </span>
+  );
+}
+
+const refusalOf = (error: unknown) => (error instanceof DocumentError ? error.refusal : undefined);
+
+/**
+ * "Erneut verarbeiten" for an ERROR or stuck document (see reprocessDocument). A refusal or failure
+ * shows next to the button in the page's language; the document itself then keeps its state.
+ */
+function ReprocessButton({ document }: { document: DocumentItem }) {
+  const { t } = useT('admin');
+  return (
+    <RowAction
+      label={t('knowledge.reprocess')}
+      busyLabel={t('knowledge.reprocessStarting')}
+      ariaLabel={t('knowledge.reprocessLabel', { title: document.title })}
+      variant="secondary"
+      noticeClassName="text-sm"
+      run={async () => {
+        await reprocessDocument(document.id);
+        return null;
+      }}
+      failed={(error) => {
+        console.error('[admin] reprocess failed:', error);
+        return { tone: 'error', text: refusalOf(error) === 'conflict' ? t('knowledge.reprocessBusy') : t('knowledge.reprocessFailed') };
+      }}
+    />
   );
 }
 
@@ -165,43 +199,19 @@ function ReprocessButton({ document }: { document: DocumentItem }) {
  */
 function RefreshButton({ document }: { document: DocumentItem }) {
   const { t } = useT('admin');
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-
-  async function start() {
-    setBusy(true);
-    setOutcome(null);
-    try {
-      const passages = await refreshDocument(document);
-      setOutcome({ tone: 'success', text: t('knowledge.refreshed', { count: passages }) });
-    } catch (caught) {
-      const refusal = caught instanceof DocumentError ? caught.refusal : undefined;
-      // Gone or being deleted: the list follows by itself, nothing to say.
-      if (refusal === 'gone' || refusal === 'deleting') return;
-      console.error('[admin] reading again failed:', caught);
-      setOutcome({ tone: 'error', text: refusal === 'unreadable' ? t('knowledge.refreshUnreadable') : t('knowledge.refreshFailed') });
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
-    <span className="inline-flex flex-col items-start gap-1">
-      <button
-        type="button"
-        className={buttonClass('ghost')}
-        aria-label={t('knowledge.refreshLabel', { title: document.title })}
-        disabled={busy}
-        onClick={() => void start()}
-      >
-        {busy ? t('knowledge.refreshBusy') : t('knowledge.refresh')}
-      </button>
-      {outcome ? (
-        <Notice tone={outcome.tone} className="max-w-xs text-sm">
-          {outcome.text}
-        </Notice>
-      ) : null}
-    </span>
+    <RowAction
+      label={t('knowledge.refresh')}
+      busyLabel={t('knowledge.refreshBusy')}
+      ariaLabel={t('knowledge.refreshLabel', { title: document.title })}
+      variant="ghost"
+      noticeClassName="max-w-xs text-sm"
+      run={async () => ({ tone: 'success', text: t('knowledge.refreshed', { count: await refreshDocument(document) }) })}
+      failed={(error) => {
+        console.error('[admin] reading again failed:', error);
+        return { tone: 'error', text: refusalOf(error) === 'unreadable' ? t('knowledge.refreshUnreadable') : t('knowledge.refreshFailed') };
+      }}
+    />
   );
 }
 
@@ -292,7 +302,7 @@ export function DocumentList({ state }: { state: DocumentsState }) {
       {error ? <Notice tone="error">{error}</Notice> : null}
       {!live && !loading ? <Notice tone="info">{t('knowledge.reconnecting')}</Notice> : null}
       {!loading && documents.length === 0 && !error ? <p className="text-slate-700">{t('knowledge.empty')}</p> : null}
-      <RefreshAll documents={documents} />
+      <RefreshAll documents={documents} now={now} />
       <ul className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white" aria-label={t('knowledge.listHeading')}>
         {documents.map((document) => (
           <DocumentRow key={document.id} document={document} now={now} processingHere={processingHere.has(document.id)} onDeleted={forget} />

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { buttonClass } from '../../../components/ui/buttonStyles';
 import { useT } from '../../../i18n/language';
-import { DocumentError, type DocumentItem } from '../../../services/documents';
+import type { DocumentItem } from '../../../services/documents';
 import { Notice } from '../Notice';
-import { refreshDocument } from './processUpload';
+import { canRefresh, documentPhase } from './documentPhase';
+import { documentWentAway, refreshDocument } from './processUpload';
 
 type Outcome = { tone: 'success' | 'error'; text: string };
 
@@ -14,11 +15,11 @@ type Outcome = { tone: 'success' | 'error'; text: string };
  * one deleted meanwhile is left out. Offered from two processed documents on (one has its own
  * button in its row).
  */
-export function RefreshAll({ documents }: { documents: readonly DocumentItem[] }) {
+export function RefreshAll({ documents, now }: { documents: readonly DocumentItem[]; now: number }) {
   const { t } = useT('admin');
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const processed = documents.filter((document) => document.status === 'COMPLETED' && document.deleting_since === null);
+  const processed = documents.filter((document) => canRefresh(documentPhase(document, now)));
   if (processed.length < 2 && progress === null && outcome === null) return null;
 
   async function start() {
@@ -32,8 +33,7 @@ export function RefreshAll({ documents }: { documents: readonly DocumentItem[] }
         await refreshDocument(document);
         refreshed += 1;
       } catch (caught) {
-        const refusal = caught instanceof DocumentError ? caught.refusal : undefined;
-        if (refusal === 'gone' || refusal === 'deleting') continue;
+        if (documentWentAway(caught)) continue;
         console.error('[admin] reading again failed:', caught);
         failed.push(document.title);
       }

@@ -18,8 +18,8 @@ export const unexpectedProcessingReason = 'Die PDF-Datei konnte nicht verarbeite
 /** Stored when "Erneut verarbeiten" cannot download the stored PDF (missing, or no connection). */
 export const storedFileUnavailableReason = 'Die gespeicherte PDF-Datei konnte nicht geladen werden.';
 
-/** The document was undone or deleted while its text was being extracted: nothing left to record. */
-function documentWentAway(error: unknown): boolean {
+/** The document was undone or deleted meanwhile: nothing left to record or to say. */
+export function documentWentAway(error: unknown): boolean {
   return error instanceof DocumentError && (error.refusal === 'gone' || error.refusal === 'deleting');
 }
 
@@ -98,24 +98,20 @@ export async function reprocessDocument(documentId: string): Promise<void> {
  * readable text, the server's reason when it refused, and none when the download failed.
  */
 export async function refreshDocument(document: { id: string; storage_path: string | null }): Promise<number> {
-  const done = processingHere.begin(document.id);
-  try {
-    if (!document.storage_path) throw new DocumentError(refreshFailed, 'the document has no stored file');
-    const file = await downloadStoredPdf(document.storage_path);
-    const text = await extractPdfText(file).then(
-      (extracted) => extracted.text,
-      (error: unknown) => {
-        if (error instanceof PdfTextError) throw new DocumentError(refreshFailed, error.message, 'unreadable');
-        throw error;
-      },
-    );
-    const passages = await refreshDocumentText(document.id, text);
-    // In the background, as after an upload: only passages whose text changed wait for an embedding.
-    void embedNewPassages();
-    return passages;
-  } finally {
-    done();
-  }
+  // Not marked as processed here (processingHere): the document stays COMPLETED throughout.
+  if (!document.storage_path) throw new DocumentError(refreshFailed, 'the document has no stored file');
+  const file = await downloadStoredPdf(document.storage_path);
+  const text = await extractPdfText(file).then(
+    (extracted) => extracted.text,
+    (error: unknown) => {
+      if (error instanceof PdfTextError) throw new DocumentError(refreshFailed, error.message, 'unreadable');
+      throw error;
+    },
+  );
+  const passages = await refreshDocumentText(document.id, text);
+  // In the background, as after an upload: only passages whose text changed wait for an embedding.
+  void embedNewPassages();
+  return passages;
 }
 
 export { DocumentError };
