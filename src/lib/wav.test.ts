@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeWav, resampleTo16k, wavSeconds } from './wav';
+import { createResampler, encodeWav, resampleTo16k, wavSeconds } from './wav';
 
 const tone = (hz: number, seconds: number, rate: number) =>
   Float32Array.from({ length: Math.round(seconds * rate) }, (_, index) => 0.5 * Math.sin((2 * Math.PI * hz * index) / rate));
@@ -32,5 +32,78 @@ describe('resampleTo16k', () => {
     expect(speech.length).toBe(16_000);
     expect(rms(speech.subarray(100, -100))).toBeGreaterThan(0.3);
     expect(rms(tooHigh.subarray(100, -100))).toBeLessThan(0.05);
+  });
+});
+
+describe('createResampler', () => {
+  /** A signal with content across the band, so any slip in the filter or the positions shows. */
+  const noise = (length: number) => {
+    let seed = 7;
+    return Float32Array.from({ length }, () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 1_073_741_824 - 1;
+    });
+  };
+  const joined = (parts: Float32Array[]) => {
+    const out = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let offset = 0;
+    for (const part of parts) {
+      out.set(part, offset);
+      offset += part.length;
+    }
+    return out;
+  };
+  /** What the whole input gives at once: the filter evaluated directly, with silence beyond both ends. */
+  const direct = (samples: Float32Array, rate: number) => {
+    const cutoff = (0.45 * 16_000) / rate;
+    const taps = Array.from({ length: 31 }, (_, index) => {
+      const k = index - 15;
+      const sinc = k === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * k) / (Math.PI * k);
+      return sinc * (0.5 + 0.5 * Math.cos((Math.PI * k) / 16));
+    });
+    const sum = taps.reduce((total, tap) => total + tap, 0);
+    const at = (center: number) => taps.reduce((acc, tap, index) => acc + (samples[center - 15 + index] ?? 0) * (tap / sum), 0);
+    const step = rate / 16_000;
+    return Float32Array.from({ length: Math.floor((samples.length * 16_000) / rate) }, (_, index) => {
+      const position = index * step;
+      const base = Math.floor(position);
+      const last = samples.length - 1;
+      const a = at(Math.min(base, last));
+      return position === base ? a : a + (at(Math.min(base + 1, last)) - a) * (position - base);
+    });
+  };
+
+  it.each([48_000, 44_100, 24_000])('fed frame by frame at %i Hz, gives what the whole input gives', (rate) => {
+    const input = noise(Math.round(rate * 0.37));
+    const expected = direct(input, rate);
+    for (const frameLength of [960, 128, 7]) {
+      const resampler = createResampler(rate);
+      const parts: Float32Array[] = [];
+      for (let offset = 0; offset < input.length; offset += frameLength) parts.push(resampler.push(input.subarray(offset, offset + frameLength)));
+      parts.push(resampler.flush());
+      const streamed = joined(parts);
+      expect(streamed.length).toBe(expected.length);
+      const worst = streamed.reduce((max, value, index) => Math.max(max, Math.abs(value - (expected[index] ?? 0))), 0);
+      expect(worst).toBeLessThan(1e-6);
+    }
+    const whole = resampleTo16k(input, rate);
+    expect(whole.length).toBe(expected.length);
+    expect(whole.reduce((max, value, index) => Math.max(max, Math.abs(value - (expected[index] ?? 0))), 0)).toBeLessThan(1e-6);
+  });
+
+  it("hands over each frame's samples with at most the filter's reach held back", () => {
+    const resampler = createResampler(48_000);
+    const first = resampler.push(noise(960));
+    // 20 ms at 48 kHz is 320 samples at 16 kHz; the filter's 15 samples ahead hold back 6 of them.
+    expect(first.length).toBeGreaterThanOrEqual(314);
+    expect(first.length).toBeLessThan(320);
+    expect(first.length + resampler.push(noise(960)).length).toBeGreaterThanOrEqual(634);
+  });
+
+  it('passes 16 kHz through unchanged', () => {
+    const input = noise(500);
+    const resampler = createResampler(16_000);
+    expect(resampler.push(input)).toEqual(input);
+    expect(resampler.flush().length).toBe(0);
   });
 });

@@ -24,41 +24,93 @@ function lowPassTaps(cutoff: number): Float64Array {
   return taps;
 }
 
+/** Samples in 16 kHz out, as the input arrives. */
+export interface Resampler {
+  /**
+   * The 16 kHz samples that `frame` completes. The filter looks HALF_TAPS input samples ahead, so
+   * the last fraction of a millisecond comes with the next frame (or `flush`).
+   */
+  push(frame: Float32Array): Float32Array;
+  /** The rest, with silence after the last input sample; the resampler starts over afterwards. */
+  flush(): Float32Array;
+}
+
 /**
- * Resamples to 16 kHz: a windowed-sinc low-pass below the new Nyquist frequency, then linear
- * interpolation. Speech keeps its band (up to ~7 kHz); aliasing from higher frequencies is removed.
- * The filter is evaluated only at the input samples an output sample is made of (every third one
- * from 48 kHz), so a recording is ready to send within milliseconds of the visitor's last word.
+ * Resamples to 16 kHz as the audio arrives: a windowed-sinc low-pass below the new Nyquist
+ * frequency, then linear interpolation. Speech keeps its band (up to ~7 kHz); aliasing from higher
+ * frequencies is removed. The filter is evaluated only at the input samples an output sample is
+ * made of (every third one from 48 kHz). Fed frame by frame while the visitor speaks, a recording
+ * is ready to send the moment it is cut; the result is the same as resampling it whole.
  */
-export function resampleTo16k(samples: Float32Array, sampleRate: number): Float32Array {
-  if (sampleRate === WAV_SAMPLE_RATE) return samples;
+export function createResampler(sampleRate: number): Resampler {
   const taps = sampleRate > WAV_SAMPLE_RATE ? lowPassTaps((0.45 * WAV_SAMPLE_RATE) / sampleRate) : null;
-  const last = samples.length - 1;
+  const step = sampleRate / WAV_SAMPLE_RATE;
+  /** Input samples from the absolute index `first` on; before index 0 the input is silence. */
+  let kept = new Float32Array(0);
+  let first = 0;
+  /** Input samples received, and output samples made. */
+  let received = 0;
+  let made = 0;
+
+  const input = (index: number): number => (index < 0 || index >= received ? 0 : (kept[index - first] ?? 0));
   const filteredAt = (center: number): number => {
-    if (center > last) return filteredAt(last);
-    if (!taps) return samples[center] ?? 0;
+    if (!taps) return input(center);
     let acc = 0;
-    if (center >= HALF_TAPS && center + HALF_TAPS <= last) {
-      for (let k = 0; k < taps.length; k += 1) acc += (samples[center - HALF_TAPS + k] ?? 0) * (taps[k] ?? 0);
-    } else {
-      // The edges: samples beyond either end count as silence.
-      for (let k = 0; k < taps.length; k += 1) {
-        const index = center - HALF_TAPS + k;
-        if (index >= 0 && index <= last) acc += (samples[index] ?? 0) * (taps[k] ?? 0);
-      }
-    }
+    for (let k = 0; k < taps.length; k += 1) acc += input(center - HALF_TAPS + k) * (taps[k] ?? 0);
     return acc;
   };
-  const length = Math.floor((samples.length * WAV_SAMPLE_RATE) / sampleRate);
-  const out = new Float32Array(length);
-  const step = sampleRate / WAV_SAMPLE_RATE;
-  for (let index = 0; index < length; index += 1) {
-    const position = index * step;
-    const base = Math.floor(position);
-    const fraction = position - base;
-    const a = filteredAt(base);
-    out[index] = fraction === 0 ? a : a + (filteredAt(base + 1) - a) * fraction;
-  }
+  /** Output samples `made` … `until` − 1; a base beyond the last input sample reads the last one. */
+  const make = (until: number): Float32Array => {
+    const out = new Float32Array(Math.max(0, until - made));
+    const last = received - 1;
+    for (let index = 0; index < out.length; index += 1) {
+      const position = (made + index) * step;
+      const base = Math.floor(position);
+      const fraction = position - base;
+      const a = filteredAt(Math.min(base, last));
+      out[index] = fraction === 0 ? a : a + (filteredAt(Math.min(base + 1, last)) - a) * fraction;
+    }
+    made += out.length;
+    // Only what the next output sample's filter reaches back to is kept.
+    const from = Math.max(first, Math.floor(made * step) - HALF_TAPS);
+    kept = kept.slice(from - first);
+    first = from;
+    return out;
+  };
+
+  return {
+    push(frame) {
+      if (sampleRate === WAV_SAMPLE_RATE) return frame.slice();
+      const joined = new Float32Array(kept.length + frame.length);
+      joined.set(kept);
+      joined.set(frame, kept.length);
+      kept = joined;
+      received += frame.length;
+      // Output j needs the input up to ⌊j·step⌋ + 1 + HALF_TAPS (the linear step's second point).
+      const reach = (taps ? HALF_TAPS : 0) + 1;
+      const ready = Math.max(0, Math.floor((received - 1 - reach) / step) + 1);
+      return make(Math.min(ready, Math.floor((received * WAV_SAMPLE_RATE) / sampleRate)));
+    },
+    flush() {
+      const rest = sampleRate === WAV_SAMPLE_RATE ? new Float32Array(0) : make(Math.floor((received * WAV_SAMPLE_RATE) / sampleRate));
+      kept = new Float32Array(0);
+      first = 0;
+      received = 0;
+      made = 0;
+      return rest;
+    },
+  };
+}
+
+/** `samples` resampled to 16 kHz in one go (see createResampler). */
+export function resampleTo16k(samples: Float32Array, sampleRate: number): Float32Array {
+  if (sampleRate === WAV_SAMPLE_RATE) return samples;
+  const resampler = createResampler(sampleRate);
+  const head = resampler.push(samples);
+  const tail = resampler.flush();
+  const out = new Float32Array(head.length + tail.length);
+  out.set(head);
+  out.set(tail, head.length);
   return out;
 }
 

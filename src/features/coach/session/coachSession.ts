@@ -647,7 +647,7 @@ export class CoachSession {
     const transcriber = {
       transcribe: (samples: Float32Array, options: { previousText: string; signal: AbortSignal }) => {
         mark('segment-sent');
-        return this.ports.transcription.transcribe(samples, hearing.feed.sampleRate, options).then((text) => {
+        return this.ports.transcription.transcribe(samples, hearing.capture.sampleRate, options).then((text) => {
           mark('segment-words');
           return text;
         });

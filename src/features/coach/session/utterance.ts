@@ -3,8 +3,12 @@
  * passes through here, the last second is kept, and an utterance starts at the voice onset with a
  * short pre-roll (so the first syllable, heard before the detector was sure, is not cut off). It is
  * handed over in segments (`cut()`), each the audio since the previous cut, so nothing is uploaded
- * twice and the billed seconds are the spoken ones. Pure: frames in, samples out.
+ * twice and the billed seconds are the spoken ones. The frames are resampled to 16 kHz (the rate
+ * the `stt` function is sent) as they come, so a segment is ready the moment it is cut, not
+ * resampled then on the way to the visitor's words. Pure: frames in, samples out.
  */
+import { createResampler, WAV_SAMPLE_RATE } from '../../../lib/wav';
+
 
 /** Audio kept before the voice onset. */
 export const PRE_ROLL_MS = 300;
@@ -26,6 +30,8 @@ export interface UtteranceCapture {
   stop(): void;
   /** Seconds handed over by `cut()` since `start()`. */
   readonly cutSeconds: number;
+  /** The rate of the samples `cut()` hands over: 16 kHz, whatever the microphone's rate. */
+  readonly sampleRate: number;
 }
 
 function join(frames: readonly Float32Array[]): Float32Array {
@@ -38,8 +44,10 @@ function join(frames: readonly Float32Array[]): Float32Array {
   return joined;
 }
 
-export function createUtteranceCapture({ sampleRate }: { sampleRate: number }): UtteranceCapture {
-  /** The last second of frames, oldest first. */
+export function createUtteranceCapture({ sampleRate: inputRate }: { sampleRate: number }): UtteranceCapture {
+  const resampler = createResampler(inputRate);
+  const sampleRate = WAV_SAMPLE_RATE;
+  /** The last second of frames (at 16 kHz), oldest first. */
   const ring: Float32Array[] = [];
   let ringSamples = 0;
   /** The frames of the utterance not handed over yet. */
@@ -49,7 +57,9 @@ export function createUtteranceCapture({ sampleRate }: { sampleRate: number }): 
   const ringLimit = (RING_MS / 1000) * sampleRate;
 
   return {
-    push(frame) {
+    push(input) {
+      const frame = resampler.push(input);
+      if (frame.length === 0) return;
       if (capturing) pending.push(frame);
       ring.push(frame);
       ringSamples += frame.length;
@@ -87,5 +97,6 @@ export function createUtteranceCapture({ sampleRate }: { sampleRate: number }): 
     get cutSeconds() {
       return cutSamples / sampleRate;
     },
+    sampleRate,
   };
 }
