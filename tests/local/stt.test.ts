@@ -273,19 +273,20 @@ describe('limits and refusals', () => {
         headers: { apikey: LOCAL_ANON_KEY, authorization: `Bearer ${LOCAL_ANON_KEY}`, 'content-type': type, 'x-audio-duration': declared },
         body,
       });
+    // The seconds are settled after the answer (the visitor's words do not wait for it).
     const counted = async () => ((await fresh.service().rpc('usage_today')).data as { sttSeconds: number }).sttSeconds;
     try {
       // A tiny recording that declares a minute counts what it holds (rounded up to a second).
       for (let request = 0; request < 5; request += 1) expect((await post(webm(0.2), 'audio/webm', '60')).status).toBe(200);
-      expect(await counted()).toBe(5);
+      await expect.poll(counted).toBe(5);
       // Measured, not declared: 12.5 s of Ogg/Opus and 9.3 s of MP4 declared as 1 s.
       expect((await post(ogg(12.5), 'audio/ogg', '1')).status).toBe(200);
       expect((await post(mp4(9.3), 'audio/mp4', '1')).status).toBe(200);
-      expect(await counted()).toBe(5 + 13 + 10);
+      await expect.poll(counted).toBe(5 + 13 + 10);
       // Refused by the provider: not billed, not counted.
       openai.control.transcription.failure = 'http400';
       expect((await post(webm(20), 'audio/webm', '20')).status).toBe(502);
-      expect(await counted()).toBe(28);
+      await expect.poll(counted).toBe(28);
       expect(openai.transcriptions()).toHaveLength(8);
     } finally {
       await fresh.close();
@@ -302,13 +303,17 @@ describe('limits and refusals', () => {
       });
     try {
       // Each utterance reserves 61 s (60 s and the recorder's half second, rounded up) and settles
-      // its 30 s: 30 + 61, 60 + 61 and 90 + 61 > 130.
-      for (let request = 0; request < 3; request += 1) expect((await post(wav(30))).status).toBe(200);
+      // its 30 s, after its answer: 30 + 61, 60 + 61 and 90 + 61 > 130.
+      const counted = async () => ((await fresh.service().rpc('usage_today')).data as { sttSeconds: number }).sttSeconds;
+      for (let request = 1; request <= 3; request += 1) {
+        expect((await post(wav(30))).status).toBe(200);
+        await expect.poll(counted).toBe(30 * request);
+      }
       const capped = await post(wav(1));
       expect(capped.status).toBe(503);
       expect(((await capped.json()) as { error: { code: string } }).error.code).toBe('spend_cap_reached');
       expect(openai.transcriptions()).toHaveLength(3);
-      expect(((await fresh.service().rpc('usage_today')).data as { sttSeconds: number }).sttSeconds).toBe(90);
+      expect(await counted()).toBe(90);
     } finally {
       await fresh.close();
     }

@@ -9,6 +9,7 @@
  * can offer voice input without the browser's recogniser.
  */
 import { preflight, refuseForeignOrigin, withAllowedOrigin } from '../_shared/cors.ts';
+import { inBackground } from '../_shared/background.ts';
 import { admit } from '../_shared/guard.ts';
 import { errorResponse, json } from '../_shared/http.ts';
 import { declaredTooLarge } from '../_shared/requestBody.ts';
@@ -48,9 +49,10 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
       return errorResponse(400, sttMessages.empty, 'empty_audio');
     }
     const result = await transcribe(provider, check.utterance, { signal: request.signal, previousText: previousTextOf(request) });
-    // The stream slot is given back while the seconds are settled: two round trips at once, on
-    // the way to the visitor's words.
-    await Promise.all([gate.settle(result.ok || result.billed ? check.utterance.seconds : 0), gate.release()]);
+    // Neither round trip waits in front of the visitor's words. The slot's release is sent now,
+    // before the answer, so it reaches the database ahead of the next segment's admission; the
+    // seconds are settled after the answer (until then the reservation counts at its maximum).
+    inBackground(Promise.all([gate.release(), gate.settle(result.ok || result.billed ? check.utterance.seconds : 0)]));
     if (!result.ok) return errorResponse(502, sttMessages.failed, 'provider_error');
     return json(200, { text: result.text });
   } finally {
