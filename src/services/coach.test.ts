@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
 import { env } from '../config/env';
-import { CoachCallError, sendRating, startCoachReply } from './coach';
+import { CoachCallError, preloadCoach, sendRating, startCoachReply } from './coach';
 import { installFetch, jsonResponse, sseResponse, type FetchHandler, type RecordedRequest } from '../../tests/support/browser/browserFakes';
 
 // The SDK client lives for the page's lifetime, so the fake fetch stays installed for the whole
@@ -85,6 +85,31 @@ describe('startCoachReply', () => {
     await expect(startCoachReply([{ role: 'user', content: 'Hallo' }], { signal: controller.signal })).rejects.not.toBeInstanceOf(
       CoachCallError,
     );
+  });
+});
+
+describe('preloadCoach', () => {
+  it("sends the function one warm-up GET to the first question's URL through the SDK, once per page view", async () => {
+    requests.length = 0;
+    answer = () => new Response(null, { status: 204 });
+    preloadCoach();
+    preloadCoach();
+    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    const [warmUp] = requests;
+    expect(warmUp?.method).toBe('GET');
+    expect(warmUp?.url).toBe(`${coachUrl}/chat/completions`);
+    expect(warmUp?.headers.get('authorization')).toBe(`Bearer ${env.VITE_SUPABASE_ANON_KEY}`);
+    // The SDK's own headers, as the first question sends them: the preflight cached for this
+    // request must cover that one.
+    answer = () => sseResponse(['Hallo.']);
+    await collect((await startCoachReply([{ role: 'user', content: 'Hallo' }])).deltas);
+    const question = requests.at(-1);
+    const sdkHeaders = (headers: Headers | undefined) => [...(headers?.keys() ?? [])].filter((name) => name.startsWith('x-stainless-')).sort();
+    expect(sdkHeaders(question?.headers)).not.toEqual([]);
+    expect(sdkHeaders(question?.headers).filter((name) => !sdkHeaders(warmUp?.headers).includes(name))).toEqual([]);
+    preloadCoach();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requests.filter((request) => request.method === 'GET')).toHaveLength(1);
   });
 });
 

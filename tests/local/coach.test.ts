@@ -398,10 +398,13 @@ describe('with a language model', () => {
 
   it('answers 404 for other paths and 405 for other methods', async () => {
     expect((await post(harness, '/completions', { messages: question('Hallo') })).status).toBe(404);
-    const get = await fetch(`${harness.url}/functions/v1/coach/chat/completions`, {
-      headers: { authorization: `Bearer ${LOCAL_ANON_KEY}` },
-    });
-    expect(get.status).toBe(405);
+    const authorization = `Bearer ${LOCAL_ANON_KEY}`;
+    const removed = await fetch(`${harness.url}/functions/v1/coach/chat/completions`, { method: 'DELETE', headers: { authorization } });
+    expect(removed.status).toBe(405);
+    expect(removed.headers.get('allow')).toBe('GET, POST, OPTIONS');
+    const rating = await fetch(`${harness.url}/functions/v1/coach/rating`, { headers: { authorization } });
+    expect(rating.status).toBe(405);
+    expect(rating.headers.get('allow')).toBe('POST, OPTIONS');
   });
 });
 
@@ -465,6 +468,28 @@ describe('rate limit', () => {
 
   afterAll(async () => {
     await harness.close();
+  });
+
+  it("answers the page's warm-up (GET …/chat/completions) with 204, counting and asking nothing", async () => {
+    const warmUps = clientAt('127.0.0.6');
+    for (let i = 0; i < 5; i++) {
+      const warmUp = await warmUps.fetch(`${harness.url}/functions/v1/coach/chat/completions`, {
+        headers: { authorization: `Bearer ${LOCAL_ANON_KEY}`, origin: 'http://localhost:4173' },
+      });
+      expect(warmUp.status).toBe(204);
+      expect(warmUp.headers.get('access-control-allow-origin')).toBe('http://localhost:4173');
+    }
+    // Five warm-ups did not use up this client's three questions a minute.
+    for (let i = 0; i < 3; i++) {
+      const asked = await warmUps.fetch(`${harness.url}/functions/v1/coach/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${LOCAL_ANON_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: question('Hallo') }),
+      });
+      expect(asked.status).toBe(200);
+      await asked.text();
+    }
+    await warmUps.close();
   });
 
   it('answers 429 with Retry-After once a client exceeds COACH_RATE_LIMIT per minute', async () => {

@@ -27,7 +27,7 @@ let audio: FakeWebAudio;
 // The coach's SDK client keeps the fetch it was created with, so one fake fetch serves the file.
 beforeAll(() => {
   requests = installFetch((request) => {
-    if (request.url.endsWith('/chat/completions')) return coachAnswer(request);
+    if (request.url.endsWith('/chat/completions')) return request.method === 'GET' ? new Response(null, { status: 204 }) : coachAnswer(request);
     if (request.url.endsWith('/tts')) return request.method === 'GET' ? jsonResponse(200, { available: true }) : ttsAnswer(request);
     if (request.url.endsWith('/rating')) return new Response(null, { status: 204 });
     return jsonResponse(404, {});
@@ -50,7 +50,8 @@ afterEach(() => {
 
 const voiceButton = () => screen.getByRole('button', { name: /Klick hier|Ich höre zu|spricht|Einen Moment/ });
 const hint = () => screen.getByTestId('coach-hint');
-const chatRequests = () => requests.filter((request) => request.url.endsWith('/chat/completions'));
+/** The questions (the warm-up's GET when the chat opens left out). */
+const chatRequests = () => requests.filter((request) => request.url.endsWith('/chat/completions') && request.method === 'POST');
 const ttsPosts = () => requests.filter((request) => request.url.endsWith('/tts') && request.method === 'POST');
 const messages = () => within(screen.getByTestId('coach-messages')).getAllByRole('listitem');
 

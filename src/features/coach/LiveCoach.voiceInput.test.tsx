@@ -35,7 +35,9 @@ let microphone: FakeMicrophone;
 
 beforeAll(() => {
   requests = installFetch((request) => {
-    if (request.url.endsWith('/chat/completions')) return sseResponse(['Atme tief ein. ', 'Das hilft.'], { 'x-conversation-id': 'c-1' });
+    if (request.url.endsWith('/chat/completions')) {
+      return request.method === 'GET' ? new Response(null, { status: 204 }) : sseResponse(['Atme tief ein. ', 'Das hilft.'], { 'x-conversation-id': 'c-1' });
+    }
     if (request.url.endsWith('/tts')) return request.method === 'GET' ? jsonResponse(200, { available: true }) : pcmResponse();
     if (request.url.endsWith('/stt')) return request.method === 'GET' ? jsonResponse(200, { available: true }) : sttAnswer(request);
     return jsonResponse(404, {});
@@ -59,7 +61,8 @@ afterEach(() => {
 
 const voiceButton = () => screen.getByRole('button', { name: /Klick hier|Ich höre zu|spricht|Einen Moment/ });
 const handsFreeSwitch = () => screen.getByRole('switch', { name: coachTexts.handsFree.label });
-const chatRequests = () => requests.filter((request) => request.url.endsWith('/chat/completions'));
+/** The questions (the warm-up's GET when the chat opens left out). */
+const chatRequests = () => requests.filter((request) => request.url.endsWith('/chat/completions') && request.method === 'POST');
 const sttPosts = () => requests.filter((request) => request.url.endsWith('/stt') && request.method === 'POST');
 const messages = () => within(screen.getByTestId('coach-messages')).getAllByRole('listitem');
 const speak = (seconds = 0.8) => act(() => audio.micFrames(frames(concat(voice(seconds, 0.05), quiet(0.9)))));

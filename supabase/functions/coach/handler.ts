@@ -3,6 +3,10 @@
  * (`<SUPABASE_URL>/functions/v1/coach` as its baseURL), so no provider key ever reaches the browser.
  *
  *   POST /coach/chat/completions  the reply to the conversation, streamed or in one piece
+ *   GET  /coach/chat/completions  204, nothing read or counted: the page's warm-up when the chat
+ *                                 opens (the browser caches the preflight for this URL, and on
+ *                                 Supabase an instance is started), so the first question pays
+ *                                 neither
  *   POST /coach/rating            {conversationId, rating 1–5}: the visitor's rating, 204
  *
  * The function builds the prompt itself (persona, knowledge passages, bounded history) and counts
@@ -191,7 +195,10 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
   if (request.method === 'OPTIONS') return preflight(request);
   const route = routeOf(new URL(request.url).pathname);
   if (!route) return errorResponse(404, 'not found: use POST /coach/chat/completions or /coach/rating', 'not_found');
-  if (request.method !== 'POST') return errorResponse(405, 'method not allowed', 'method_not_allowed', { allow: 'POST, OPTIONS' });
+  if (request.method === 'GET' && route === 'chat') return new Response(null, { status: 204 });
+  if (request.method !== 'POST') {
+    return errorResponse(405, 'method not allowed', 'method_not_allowed', { allow: route === 'chat' ? 'GET, POST, OPTIONS' : 'POST, OPTIONS' });
+  }
   // Nothing is read, searched or spent for a page of another site, or for a body over the cap.
   const foreign = refuseForeignOrigin(request, env);
   if (foreign) return foreign;
