@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
 import { env } from '../config/env';
-import { CoachCallError, preloadCoach, sendRating, startCoachReply } from './coach';
+import { CoachCallError, preloadCoach, sendRating, startCoachReply, warmUpCoach } from './coach';
 import { installFetch, jsonResponse, sseResponse, type FetchHandler, type RecordedRequest } from '../../tests/support/browser/browserFakes';
 
 // The SDK client lives for the page's lifetime, so the fake fetch stays installed for the whole
@@ -88,12 +88,16 @@ describe('startCoachReply', () => {
   });
 });
 
-describe('preloadCoach', () => {
+describe('warmUpCoach', () => {
   it("sends the function one warm-up GET to the first question's URL through the SDK, once per page view", async () => {
     requests.length = 0;
     answer = () => new Response(null, { status: 204 });
     preloadCoach();
-    preloadCoach();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Loading the SDK sends nothing.
+    expect(requests).toHaveLength(0);
+    warmUpCoach();
+    warmUpCoach();
     await vi.waitFor(() => expect(requests).toHaveLength(1));
     const [warmUp] = requests;
     expect(warmUp?.method).toBe('GET');
@@ -107,7 +111,7 @@ describe('preloadCoach', () => {
     const sdkHeaders = (headers: Headers | undefined) => [...(headers?.keys() ?? [])].filter((name) => name.startsWith('x-stainless-')).sort();
     expect(sdkHeaders(question?.headers)).not.toEqual([]);
     expect(sdkHeaders(question?.headers).filter((name) => !sdkHeaders(warmUp?.headers).includes(name))).toEqual([]);
-    preloadCoach();
+    warmUpCoach();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(requests.filter((request) => request.method === 'GET')).toHaveLength(1);
   });

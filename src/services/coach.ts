@@ -61,22 +61,26 @@ function coachClient(): Promise<OpenAI> {
   return client;
 }
 
+/** Starts loading the SDK ahead of the first question (the page calls it when the chat opens). */
+export function preloadCoach(): void {
+  coachClient().catch(() => undefined);
+}
+
 let warmedUp = false;
 
 /**
- * Gets the first question's way ready while the visitor is still listening to the greeting (the
- * page calls it when the chat opens): loads the SDK, and sends the function one request through it
- * (`GET …/coach/chat/completions`, answered 204 with nothing read or counted). That request's CORS
- * preflight is the one the first question would need (same URL, the SDK's same headers), so the
- * browser has it cached by then; on Supabase it also starts an instance of the function. Once per
- * page view.
+ * Gets the first question's way ready: one request to the function through the SDK (`GET
+ * …/coach/chat/completions`, answered 204 with nothing read or counted). Its CORS preflight is the
+ * one the first question would need (same URL, the SDK's same headers), so the browser has it
+ * cached by then; on Supabase it also starts an instance of the function. Once per page view; the
+ * session calls it once the greeting sounds, so that it does not compete with the greeting.
  */
-export function preloadCoach(): void {
-  const client = coachClient();
-  if (!warmedUp) {
-    warmedUp = true;
-    void client.then((openai) => openai.get('/chat/completions', { maxRetries: 0 })).catch(() => undefined);
-  } else void client.catch(() => undefined);
+export function warmUpCoach(): void {
+  if (warmedUp) return;
+  warmedUp = true;
+  void coachClient()
+    .then((openai) => openai.get('/chat/completions', { maxRetries: 0 }))
+    .catch(() => undefined);
 }
 
 function isAbort(error: unknown, signal?: AbortSignal): boolean {

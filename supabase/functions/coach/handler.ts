@@ -3,10 +3,10 @@
  * (`<SUPABASE_URL>/functions/v1/coach` as its baseURL), so no provider key ever reaches the browser.
  *
  *   POST /coach/chat/completions  the reply to the conversation, streamed or in one piece
- *   GET  /coach/chat/completions  204, nothing read or counted: the page's warm-up when the chat
- *                                 opens (the browser caches the preflight for this URL, and on
- *                                 Supabase an instance is started), so the first question pays
- *                                 neither
+ *   GET  /coach/chat/completions  204, nothing read or counted: the page's warm-up while the
+ *                                 greeting plays (the browser caches the preflight for this URL,
+ *                                 and on Supabase an instance is started), so the first question
+ *                                 pays neither
  *   POST /coach/rating            {conversationId, rating 1–5}: the visitor's rating, 204
  *
  * The function builds the prompt itself (persona, knowledge passages, bounded history) and counts

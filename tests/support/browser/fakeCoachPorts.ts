@@ -66,6 +66,8 @@ export interface FakeCoachWorld {
   transcriptions: FakeTranscription[];
   /** Audio output calls in order: 'unlock', 'hold', 'release'. */
   audio: string[];
+  /** How often the session asked to warm up the way to the coach function. */
+  coachWarmUps: number;
   microphone: {
     /** Opened feeds (each open of the microphone). */
     opened: number;
@@ -152,6 +154,7 @@ export function fakeCoachWorld(): FakeCoachWorld {
     calls: [],
     transcriptions: [],
     audio: [],
+    coachWarmUps: 0,
     recogniser: true,
     transcriptionAvailable: true,
     ratings: [],
@@ -297,6 +300,9 @@ export function fakeCoachWorld(): FakeCoachWorld {
     speech: () => Promise.resolve({ createQueue }),
     coach: {
       preload: () => undefined,
+      warmUp: () => {
+        world.coachWarmUps += 1;
+      },
       startReply(history, { conversationId, signal }) {
         const stream = textStream();
         let refuse: (error: unknown) => void = () => undefined;

@@ -5,7 +5,7 @@
  * small.
  */
 import { audioOutput, holdOutput, releaseOutput, unlockAudio } from '../../../services/audioOutput';
-import { preloadCoach, sendRating, startCoachReply } from '../../../services/coach';
+import { preloadCoach, sendRating, startCoachReply, warmUpCoach } from '../../../services/coach';
 import { isSpeechRecognitionSupported, startRecognition } from '../../../services/speechRecognition';
 import { handsFreePreference } from './handsFree';
 import type { CoachPorts, FrameListener, MicrophoneFeed } from './ports';
@@ -60,6 +60,7 @@ export function browserPorts(): CoachPorts {
     speech: loadSpeech,
     coach: {
       preload: preloadCoach,
+      warmUp: warmUpCoach,
       startReply: (history, options) => startCoachReply(history, options),
       rate: sendRating,
     },

@@ -75,6 +75,23 @@ describe('greeting', () => {
     expect(hint()).toBe('ready');
   });
 
+  it('warms up the way to the coach function once the greeting sounds, not at the click', async () => {
+    session.click();
+    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
+    expect(world.coachWarmUps).toBe(0);
+    world.latestQueue().start();
+    expect(world.coachWarmUps).toBe(1);
+    world.latestQueue().finish();
+    await vi.waitFor(() => expect(status()).toBe('ready'));
+  });
+
+  it('a greeting that never sounds still warms up the way for the first question', async () => {
+    session.click();
+    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
+    world.latestQueue().fail(new PlaybackError('failed', 'no output'));
+    await vi.waitFor(() => expect(world.coachWarmUps).toBeGreaterThan(0));
+  });
+
   it('a greeting that cannot be played leaves the catalogue message and the text', async () => {
     session.click();
     await vi.waitFor(() => expect(world.queues).toHaveLength(1));

@@ -344,6 +344,8 @@ export class CoachSession {
           signal: controller.signal,
           onStart: () => {
             this.audible = true;
+            // Not before: at the click the greeting's own requests come first.
+            this.ports.coach.warmUp();
           },
           onProblem: (error) => this.dispatchVoice({ type: 'NOTICE', message: coachPlaybackMessage(error) }),
         });
@@ -356,6 +358,8 @@ export class CoachSession {
         this.dispatchVoice({ type: 'NOTICE', message: coachTexts.errors.playback });
       })
       .finally(() => {
+        // A greeting that never sounded still leaves the way warmed up for the first question.
+        this.ports.coach.warmUp();
         if (controller.signal.aborted) return;
         this.speech = null;
         this.dispatchVoice({ type: 'DONE' });

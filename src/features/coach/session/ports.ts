@@ -60,6 +60,8 @@ export interface SpeechPort {
 export interface CoachCallPort {
   /** Starts loading the SDK ahead of the first question. */
   preload(): void;
+  /** Gets the way to the function ready (its preflight, an instance) ahead of the first question. */
+  warmUp(): void;
   startReply: StartCoachReply;
   rate(conversationId: string, value: number): Promise<void>;
 }
