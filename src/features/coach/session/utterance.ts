@@ -9,7 +9,6 @@
  */
 import { createResampler, WAV_SAMPLE_RATE } from '../../../lib/wav';
 
-
 /** Audio kept before the voice onset. */
 export const PRE_ROLL_MS = 300;
 /** Audio kept while nobody speaks: the pre-roll plus the detector's time to be sure (≤ 700 ms). */
