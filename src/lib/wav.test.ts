@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { concat } from '../../tests/support/browser/signals';
 import { createResampler, encodeWav, resampleTo16k, wavSeconds } from './wav';
 
 const tone = (hz: number, seconds: number, rate: number) =>
@@ -44,15 +45,6 @@ describe('createResampler', () => {
       return seed / 1_073_741_824 - 1;
     });
   };
-  const joined = (parts: Float32Array[]) => {
-    const out = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0));
-    let offset = 0;
-    for (const part of parts) {
-      out.set(part, offset);
-      offset += part.length;
-    }
-    return out;
-  };
   /** What the whole input gives at once: the filter evaluated directly, with silence beyond both ends. */
   const direct = (samples: Float32Array, rate: number) => {
     const cutoff = (0.45 * 16_000) / rate;
@@ -81,7 +73,7 @@ describe('createResampler', () => {
       const parts: Float32Array[] = [];
       for (let offset = 0; offset < input.length; offset += frameLength) parts.push(resampler.push(input.subarray(offset, offset + frameLength)));
       parts.push(resampler.flush());
-      const streamed = joined(parts);
+      const streamed = concat(...parts);
       expect(streamed.length).toBe(expected.length);
       const worst = streamed.reduce((max, value, index) => Math.max(max, Math.abs(value - (expected[index] ?? 0))), 0);
       expect(worst).toBeLessThan(1e-6);
