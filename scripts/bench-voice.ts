@@ -34,7 +34,9 @@
  *
  * Run `npm run build` first (the build fixes the stack's URL: SUPABASE_LOCAL_PORT, default 54321,
  * must be free and the same as at build time). BENCH_RUNS sets the runs per phase (5);
- * BENCH_PHASES limits the phases (e.g. `3,4`).
+ * BENCH_PHASES limits the phases (e.g. `3,4`). BENCH_TIMELINE=1 prints, after each run of phases 1–3,
+ * where its time went: the page's marks and every request the stack served, from the moment the
+ * run measures from to its first audio, on one clock.
  */
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
@@ -47,7 +49,7 @@ import { liveCoachPath } from '../src/config/persona';
 import { clientOnlyPrefixes } from '../src/config/routes';
 import { coachTexts } from '../src/features/coach/texts';
 import { embeddingProvider, embedTexts, vectorLiteral, type EmbeddingProvider } from '../supabase/functions/_shared/embeddings';
-import { configFromEnv, LOCAL_SERVICE_ROLE_KEY } from '../supabase/local/config';
+import { configFromEnv, LOCAL_SERVICE_ROLE_KEY, type RequestTiming } from '../supabase/local/config';
 import { startLocalStack } from '../supabase/local/server';
 import { fakeMicrophoneArgs, silentWav, utteranceWav } from '../tests/fixtures/audio/fakeMicrophone';
 import { installRoom, sayInRoom, voicedSpan, type RoomOptions } from '../tests/fixtures/audio/fakeRoom';
@@ -69,6 +71,7 @@ const budget = {
   extraUploadSeconds: 0.6,
 };
 const runs = Number(process.env.BENCH_RUNS ?? 5);
+const showTimeline = process.env.BENCH_TIMELINE === '1';
 const phases = new Set((process.env.BENCH_PHASES ?? '1,2,3,4,5,6').split(',').map((phase) => Number(phase.trim())));
 const delays = { ttftMs: 400, tokensPerSecond: 40, embeddingMs: 150, ttsFirstByteMs: 250, ttsRealTimeFactor: DEFAULT_REAL_TIME_FACTOR };
 /** Chrome's recogniser calls the words final only after this much silence. */
@@ -229,6 +232,37 @@ const benchLog = (page: Page) => page.evaluate(() => (window as unknown as { __b
 const at = (page: Page, name: string) =>
   page.evaluate((mark) => performance.getEntriesByName(`coach:${mark}`).at(-1)?.startTime ?? Number.NaN, name);
 
+/** The requests the stack served, as it reports them (BENCH_TIMELINE=1). */
+const served: RequestTiming[] = [];
+
+/**
+ * One run's timeline (BENCH_TIMELINE=1): the page's `coach:` marks and the stack's requests
+ * received between `from` and `until` (page times), in milliseconds after `from`. Page and stack run
+ * on this machine, so both read the same wall clock.
+ */
+async function printTimeline(page: Page, from: number, until: number): Promise<void> {
+  const { origin, marks } = await page.evaluate(() => ({
+    origin: performance.timeOrigin,
+    marks: performance
+      .getEntriesByType('mark')
+      .filter((entry) => entry.name.startsWith('coach:'))
+      .map((entry) => [entry.name.slice('coach:'.length), entry.startTime] as const),
+  }));
+  const start = origin + from;
+  const end = origin + until;
+  const after = (time: number) => `+${(time - start).toFixed(0)}`;
+  const lines: [number, string][] = marks
+    .filter(([, time]) => time >= from - 50 && time <= until)
+    .map(([name, time]) => [origin + time, `page   ${name}`]);
+  for (const request of served) {
+    if (request.receivedAt < start - 50 || request.receivedAt > end) continue;
+    const streamed = request.finishedAt - request.answeredAt > 5 ? `, last byte ${after(request.finishedAt)}` : '';
+    lines.push([request.receivedAt, `stack  ${request.method} ${request.path} ${String(request.status)}: answered ${after(request.answeredAt)}${streamed}`]);
+  }
+  lines.sort(([a], [b]) => a - b);
+  for (const [time, text] of lines) console.log(`       ${pad(after(time), 6)} ms  ${text}`);
+}
+
 async function waitForState(page: Page, state: string, timeout = 30_000): Promise<boolean> {
   return page
     .waitForFunction(([selector, wanted]) => document.querySelector(selector ?? '')?.getAttribute('data-state') === wanted, [button, state], {
@@ -322,6 +356,7 @@ async function main() {
       SPEND_CAP_STT_SECONDS: '1000000000',
       CLIENT_BUDGET_PERCENT: '100',
     },
+    observeRequests: showTimeline ? (timing: RequestTiming) => served.push(timing) : undefined,
   };
   const stack = await startLocalStack(config);
   const stackUrl = `http://127.0.0.1:${String(config.port)}`;
@@ -401,6 +436,11 @@ async function main() {
           samples.push(sample);
           const limit = sample.chunk + delays.ttsFirstByteMs;
           console.log(`${pad(String(run + 1), 3)}  ${pad(ms(sample.chunk), 11)}  ${pad(ms(sample.audio), 11)}  ${pad(ms(limit), 9)}  ${(sample.audio / limit).toFixed(3)}`);
+          if (showTimeline) {
+            // The reply's own requests are reported once their streams have ended.
+            await waitForState(page, 'ready', 60_000);
+            await printTimeline(page, transcript, audio);
+          }
         }
         const ratio = median(samples.map((sample) => sample.audio / (sample.chunk + delays.ttsFirstByteMs)));
         const firstAudioMs = median(samples.map((sample) => sample.audio));
@@ -422,6 +462,10 @@ async function main() {
           const end = await at(page, 'speech-end');
           spoken.push(audio - end);
           console.log(`${pad(String(run + 1), 3)}  ${pad(ms((await at(page, 'transcript')) - end), 18)}  ${pad(ms(audio - end), 13)}`);
+          if (showTimeline) {
+            await waitForState(page, 'ready', 60_000);
+            await printTimeline(page, end, audio);
+          }
         }
         const value = median(spoken);
         console.log(`median: end of speech → first audio ${ms(value)} (budget ${ms(budget.recogniserMs)})`);
@@ -473,6 +517,7 @@ async function main() {
         console.log(
           `${pad(String(run + 1), 3)}  ${pad(ms(sent), 19)}  ${pad(ms(words), 11)}  ${pad(ms(early), 13)}  ${pad(ms(transcript), 12)}  ${pad(ms(audio), 13)}  ${pad(seconds(uploaded), 9)}  ${pad(seconds(billed), 13)}`,
         );
+        if (showTimeline) await printTimeline(page, end, end + audio);
         await context.close();
       }
       const value = median(latencies);

@@ -67,6 +67,26 @@ export interface LocalStackConfig {
    * `perFiveMinutes` (GoTrue's /token limiter: 30, and GOTRUE_RATE_LIMIT_TOKEN_REFRESH = 150).
    */
   signInRateLimit?: { perFiveMinutes: number; burst: number };
+  /**
+   * Told of every request once its response has been sent (a bench's timeline of the stack's
+   * work; never set by `npm start`). Times are wall-clock milliseconds
+   * (`performance.timeOrigin + performance.now()`), comparable with a page's on the same machine.
+   */
+  observeRequests?: (timing: RequestTiming) => void;
+}
+
+/** One request to the stack, as `observeRequests` hears of it. */
+export interface RequestTiming {
+  method: string;
+  /** The path without its query. */
+  path: string;
+  status: number;
+  /** Its request line and headers have been read. */
+  receivedAt: number;
+  /** The service has its response (status and headers; a stream's body may still follow). */
+  answeredAt: number;
+  /** The last byte of the response has been handed to the connection. */
+  finishedAt: number;
 }
 
 /** Whether `host` only accepts connections from this machine. */

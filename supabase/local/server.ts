@@ -92,9 +92,11 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
     '/functions/v1': createFunctionsService(ctx),
   };
 
+  const wallClock = () => performance.timeOrigin + performance.now();
   const server = createServer((req, res) => {
     void (async () => {
       const method = req.method ?? 'GET';
+      const receivedAt = wallClock();
       let response: Response;
       // Functions answer CORS themselves, as on Supabase, and a refused page gets no grant: then
       // the stack adds none of its own.
@@ -135,6 +137,13 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
           console.error('[supabase-local]', error);
           response = json(500, { message: 'Internal server error' });
         }
+      }
+      const observe = config.observeRequests;
+      if (observe) {
+        const answeredAt = wallClock();
+        const path = (req.url ?? '').split('?')[0] ?? '';
+        const status = response.status;
+        res.once('finish', () => observe({ method, path, status, receivedAt, answeredAt, finishedAt: wallClock() }));
       }
       try {
         await sendResponse(res, response, method, { cors: !noGrant, origin: pageOrigin });
