@@ -34,7 +34,7 @@
  *
  * Run `npm run build` first (the build fixes the stack's URL: SUPABASE_LOCAL_PORT, default 54321,
  * must be free and the same as at build time). BENCH_RUNS sets the runs per phase (5);
- * BENCH_PHASES limits the phases (e.g. `3,4`). BENCH_TIMELINE=1 prints, after each run of phases 1–3,
+ * BENCH_PHASES limits the phases (e.g. `3,4`). BENCH_TIMELINE=1 prints, after each run of phases 1–4,
  * where its time went: the page's marks and every request the stack served, from the moment the
  * run measures from to its first audio, on one clock.
  */
@@ -235,19 +235,27 @@ const at = (page: Page, name: string) =>
 /** The requests the stack served, as it reports them (BENCH_TIMELINE=1). */
 const served: RequestTiming[] = [];
 
-/**
- * One run's timeline (BENCH_TIMELINE=1): the page's `coach:` marks and the stack's requests
- * received between `from` and `until` (page times), in milliseconds after `from`. Page and stack run
- * on this machine, so both read the same wall clock.
- */
-async function printTimeline(page: Page, from: number, until: number): Promise<void> {
-  const { origin, marks } = await page.evaluate(() => ({
+/** A page's clock and its `coach:` marks, read while the page is open (BENCH_TIMELINE=1). */
+interface PageMarks {
+  origin: number;
+  marks: (readonly [string, number])[];
+}
+
+const pageMarks = (page: Page): Promise<PageMarks> =>
+  page.evaluate(() => ({
     origin: performance.timeOrigin,
     marks: performance
       .getEntriesByType('mark')
       .filter((entry) => entry.name.startsWith('coach:'))
       .map((entry) => [entry.name.slice('coach:'.length), entry.startTime] as const),
   }));
+
+/**
+ * One run's timeline (BENCH_TIMELINE=1): the page's `coach:` marks and the stack's requests
+ * received between `from` and `until` (page times), in milliseconds after `from`. Page and stack run
+ * on this machine, so both read the same wall clock. A request appears once its response has ended.
+ */
+function printTimeline({ origin, marks }: PageMarks, from: number, until: number): void {
   const start = origin + from;
   const end = origin + until;
   const after = (time: number) => `+${(time - start).toFixed(0)}`;
@@ -256,7 +264,7 @@ async function printTimeline(page: Page, from: number, until: number): Promise<v
     .map(([name, time]) => [origin + time, `page   ${name}`]);
   for (const request of served) {
     if (request.receivedAt < start - 50 || request.receivedAt > end) continue;
-    const streamed = request.finishedAt - request.answeredAt > 5 ? `, last byte ${after(request.finishedAt)}` : '';
+    const streamed = request.finishedAt - request.answeredAt > 5 ? `, ${request.complete ? 'last byte' : 'cut off'} ${after(request.finishedAt)}` : '';
     lines.push([request.receivedAt, `stack  ${request.method} ${request.path} ${String(request.status)}: answered ${after(request.answeredAt)}${streamed}`]);
   }
   lines.sort(([a], [b]) => a - b);
@@ -439,7 +447,7 @@ async function main() {
           if (showTimeline) {
             // The reply's own requests are reported once their streams have ended.
             await waitForState(page, 'ready', 60_000);
-            await printTimeline(page, transcript, audio);
+            printTimeline(await pageMarks(page), transcript, audio);
           }
         }
         const ratio = median(samples.map((sample) => sample.audio / (sample.chunk + delays.ttsFirstByteMs)));
@@ -464,7 +472,7 @@ async function main() {
           console.log(`${pad(String(run + 1), 3)}  ${pad(ms((await at(page, 'transcript')) - end), 18)}  ${pad(ms(audio - end), 13)}`);
           if (showTimeline) {
             await waitForState(page, 'ready', 60_000);
-            await printTimeline(page, end, audio);
+            printTimeline(await pageMarks(page), end, audio);
           }
         }
         const value = median(spoken);
@@ -517,7 +525,7 @@ async function main() {
         console.log(
           `${pad(String(run + 1), 3)}  ${pad(ms(sent), 19)}  ${pad(ms(words), 11)}  ${pad(ms(early), 13)}  ${pad(ms(transcript), 12)}  ${pad(ms(audio), 13)}  ${pad(seconds(uploaded), 9)}  ${pad(seconds(billed), 13)}`,
         );
-        if (showTimeline) await printTimeline(page, end, end + audio);
+        if (showTimeline) printTimeline(await pageMarks(page), end, end + audio);
         await context.close();
       }
       const value = median(latencies);
@@ -552,9 +560,14 @@ async function main() {
         });
         const log = await benchLog(page);
         const started = log.player.find(([, type]) => type === 'started')?.[0] ?? Number.NaN;
+        const clicked = log.clicks[0] ?? Number.NaN;
+        const marks = showTimeline ? await pageMarks(page) : null;
         // Closed at the first sound: the function reads the rest of a new take and stores it.
         await context.close();
-        return { ms: started - (log.clicks[0] ?? Number.NaN), cache: cache as string | null };
+        return { ms: started - clicked, cache: cache as string | null, timeline: () => {
+            if (marks) printTimeline(marks, clicked, started);
+          },
+        };
       };
       const greetingCached = async () => {
         for (let waited = 0; waited < 10_000; waited += 100) {
@@ -573,6 +586,12 @@ async function main() {
         cold.push(first.ms);
         warm.push(second.ms);
         console.log(`${pad(String(run + 1), 3)}  ${pad(ms(first.ms), 9)}  ${pad(ms(second.ms), 9)}`);
+        if (showTimeline) {
+          console.log('     cold:');
+          first.timeline();
+          console.log('     warm:');
+          second.timeline();
+        }
       }
       console.log(`median: cold ${ms(median(cold))}, warm ${ms(median(warm))} (budget ${ms(budget.greetingMs)} each)`);
       check(median(cold) <= budget.greetingMs, `greeting, cold cache: ${ms(median(cold))} > ${ms(budget.greetingMs)}`);

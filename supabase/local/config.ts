@@ -68,7 +68,7 @@ export interface LocalStackConfig {
    */
   signInRateLimit?: { perFiveMinutes: number; burst: number };
   /**
-   * Told of every request once its response has been sent (a bench's timeline of the stack's
+   * Told of every request once its response has been sent or cut off (a bench's timeline of the stack's
    * work; never set by `npm start`). Times are wall-clock milliseconds
    * (`performance.timeOrigin + performance.now()`), comparable with a page's on the same machine.
    */
@@ -85,8 +85,10 @@ export interface RequestTiming {
   receivedAt: number;
   /** The service has its response (status and headers; a stream's body may still follow). */
   answeredAt: number;
-  /** The last byte of the response has been handed to the connection. */
+  /** The response's last byte has been handed to the connection, or the connection was closed. */
   finishedAt: number;
+  /** Whether the whole response was sent (false: the client left before its end). */
+  complete: boolean;
 }
 
 /** Whether `host` only accepts connections from this machine. */

@@ -143,7 +143,7 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
         const answeredAt = wallClock();
         const path = (req.url ?? '').split('?')[0] ?? '';
         const status = response.status;
-        res.once('finish', () => observe({ method, path, status, receivedAt, answeredAt, finishedAt: wallClock() }));
+        res.once('close', () => observe({ method, path, status, receivedAt, answeredAt, finishedAt: wallClock(), complete: res.writableFinished }));
       }
       try {
         await sendResponse(res, response, method, { cors: !noGrant, origin: pageOrigin });

@@ -23,10 +23,10 @@ afterAll(async () => {
 const wallClock = () => performance.timeOrigin + performance.now();
 const headers = { Authorization: `Bearer ${LOCAL_ANON_KEY}`, apikey: LOCAL_ANON_KEY };
 
-/** Waits until the stack has reported a request to `path`. */
-async function reported(path: string): Promise<RequestTiming> {
+/** Waits until the stack has reported a request to `path` received before `before`. */
+async function reported(path: string, before = Number.POSITIVE_INFINITY): Promise<RequestTiming> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    const timing = timings.find((entry) => entry.path === path);
+    const timing = timings.find((entry) => entry.path === path && entry.receivedAt < before);
     if (timing) return timing;
     await new Promise((done) => setTimeout(done, 10));
   }
@@ -47,12 +47,27 @@ describe('observeRequests', () => {
     await fetch(`${harness.url}/functions/v1/stream?release`, { headers });
     while (!(await reader.read()).done);
 
-    const timing = await reported('/functions/v1/stream');
-    expect(timing).toMatchObject({ method: 'GET', status: 200 });
+    // The stream's request, not the one that released it.
+    const timing = await reported('/functions/v1/stream', released);
+    expect(timing).toMatchObject({ method: 'GET', status: 200, complete: true });
     expect(timing.receivedAt).toBeGreaterThanOrEqual(sent - 1);
     expect(timing.answeredAt).toBeGreaterThanOrEqual(timing.receivedAt);
     expect(timing.answeredAt).toBeLessThanOrEqual(firstEvent + 1);
     expect(timing.finishedAt).toBeGreaterThanOrEqual(released - 1);
+  });
+
+  it('reports a stream the client left before its end as cut off, when the connection closed', async () => {
+    timings.length = 0;
+    const controller = new AbortController();
+    const response = await fetch(`${harness.url}/functions/v1/stream?cut`, { headers, signal: controller.signal });
+    await (response.body as ReadableStream<Uint8Array>).getReader().read();
+    const left = wallClock();
+    controller.abort();
+    const timing = await reported('/functions/v1/stream', left);
+    expect(timing).toMatchObject({ status: 200, complete: false });
+    expect(timing.finishedAt).toBeGreaterThanOrEqual(left - 1);
+    // The function's stream is still waiting; let it end for the next test file.
+    await fetch(`${harness.url}/functions/v1/stream?release`, { headers });
   });
 
   it('reports every service, with its status and without the query', async () => {
