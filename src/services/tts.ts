@@ -58,14 +58,11 @@ function savedBrowserVoice(): Promise<{ rate: number; pitch: number }> {
 }
 
 let availability: Promise<boolean> | null = null;
-/** Learnt from the question's answer or from a refused synthesis: no provider, for the rest of the visit. */
-let noProvider = false;
 
 /**
- * Whether the `tts` function has a voice provider, asked once per page view (the coach asks when
- * the visitor shows intent, before the first click): without one the browser's own voice speaks
- * from the start, instead of a refused request for every sentence. A failed question counts as
- * available (the request itself then says what is wrong).
+ * Whether the `tts` function has a voice provider, asked once per page view: without one the
+ * browser's own voice speaks from the start, instead of a refused request for every sentence.
+ * A failed question counts as available (the request itself then says what is wrong).
  */
 export function voiceProviderAvailable(): Promise<boolean> {
   availability ??= fetch(functionUrl('tts'), { headers: { Authorization: `Bearer ${env.VITE_SUPABASE_ANON_KEY}` } })
@@ -73,11 +70,7 @@ export function voiceProviderAvailable(): Promise<boolean> {
     .then(
       (body) => !(typeof body === 'object' && body !== null && 'available' in body && body.available === false),
       () => true,
-    )
-    .then((available) => {
-      if (!available) noProvider = true;
-      return available;
-    });
+    );
   return availability;
 }
 
@@ -99,18 +92,15 @@ async function browserVoice(voiceSettings: VoiceSettings | undefined): Promise<S
 
 /**
  * One text's speech as it arrives: the response's body is the provider's PCM stream, to be played
- * from its first bytes. Without an ElevenLabs key (learnt from the question's answer or from a
- * `not_configured` one) the result asks for the browser's own German voice, with the speed and
- * pitch of the given settings (or of the saved ones); so it does for a text the day's spend no
- * longer covers (the character cap of all visitors, or this visitor's budget), asking again for
- * the next one.
+ * from its first bytes. Without an ElevenLabs key (learnt once, or from a `not_configured` answer)
+ * the result asks for the browser's own German voice, with the speed and pitch of the given
+ * settings (or of the saved ones); so it does for a text the day's spend no longer covers (the
+ * character cap of all visitors, or this visitor's budget), asking again for the next one.
  * Rejects with TtsError: the function's catalogue message.
  */
 export async function openSpeech(text: string, options: StreamOptions = {}): Promise<SpeechSource> {
   const { voiceSettings } = options;
-  // An answer to the question still on its way is not waited for: it would put a round trip in
-  // front of the first sound, and without a provider the synthesis says so itself (not_configured).
-  if (noProvider) return browserVoice(voiceSettings);
+  if (!(await voiceProviderAvailable())) return browserVoice(voiceSettings);
   const body = {
     text,
     format: 'pcm',
@@ -141,7 +131,6 @@ export async function openSpeech(text: string, options: StreamOptions = {}): Pro
   if (!response.ok) {
     const error = await errorOf(response);
     if (error.code === 'not_configured') {
-      noProvider = true;
       availability = Promise.resolve(false);
       return browserVoice(voiceSettings);
     }
