@@ -564,10 +564,10 @@ async function main() {
         const marks = showTimeline ? await pageMarks(page) : null;
         // Closed at the first sound: the function reads the rest of a new take and stores it.
         await context.close();
-        return { ms: started - clicked, cache: cache as string | null, timeline: () => {
-            if (marks) printTimeline(marks, clicked, started);
-          },
+        const timeline = () => {
+          if (marks) printTimeline(marks, clicked, started);
         };
+        return { ms: started - clicked, cache: cache as string | null, timeline };
       };
       const greetingCached = async () => {
         for (let waited = 0; waited < 10_000; waited += 100) {

@@ -68,8 +68,9 @@ export interface LocalStackConfig {
    */
   signInRateLimit?: { perFiveMinutes: number; burst: number };
   /**
-   * Told of every request once its response has been sent or cut off (a bench's timeline of the stack's
-   * work; never set by `npm start`). Times are wall-clock milliseconds
+   * Told of every request once its response has been sent or cut off (a bench's timeline of the
+   * stack's work; never set by `npm start`); a request whose client left before the service
+   * answered is not reported. Times are wall-clock milliseconds
    * (`performance.timeOrigin + performance.now()`), comparable with a page's on the same machine.
    */
   observeRequests?: (timing: RequestTiming) => void;

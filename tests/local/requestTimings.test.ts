@@ -1,7 +1,7 @@
 /**
  * The stack's `observeRequests` (bench:voice's BENCH_TIMELINE): every request is reported once its
- * response has been sent, with the moment the service answered apart from the moment its last byte
- * went out, so a streamed answer's start is not mistaken for its end.
+ * response has been sent or cut off, with the moment the service answered apart from the moment
+ * its last byte went out, so a streamed answer's start is not mistaken for its end.
  */
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ describe('observeRequests', () => {
     const timing = await reported('/functions/v1/stream', left);
     expect(timing).toMatchObject({ status: 200, complete: false });
     expect(timing.finishedAt).toBeGreaterThanOrEqual(left - 1);
-    // The function's stream is still waiting; let it end for the next test file.
+    // The function's stream still waits for its release; end it for what follows.
     await fetch(`${harness.url}/functions/v1/stream?release`, { headers });
   });
 
