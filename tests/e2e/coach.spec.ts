@@ -54,8 +54,25 @@ test.describe('live coach', () => {
   test('first click: chat panel with the spoken greeting, then ready (blue) when it has been said', async ({ page }) => {
     await watchAudio(page);
     const greetingRequest = page.waitForRequest((request) => request.url().endsWith('/functions/v1/tts') && request.method() === 'POST');
-    await openCoach(page);
-    expect((await greetingRequest).postDataJSON()).toEqual({ text: persona.greeting, format: 'pcm', cache: true });
+    await installFakeRecognition(page);
+    await page.goto(coachPath);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    // The mouse button goes down: the greeting is asked for and arrives, but nothing is shown or
+    // heard before the click.
+    await voiceButton(page).hover();
+    await page.mouse.down();
+    const request = await greetingRequest;
+    expect(request.postDataJSON()).toEqual({ text: persona.greeting, format: 'pcm', cache: true });
+    await request.response();
+    // The voice's first bytes follow its headers at once (the fake's first byte: 0 ms); ungated,
+    // they would be playing well within this.
+    await page.waitForTimeout(300);
+    await expectState(page, 'idle');
+    await expect(messages(page)).toHaveCount(0);
+    expect(await audioEvents(page)).not.toContain('playing');
+
+    await page.mouse.up();
+    await expect(messages(page).first()).toHaveText(new RegExp(escapeRegExp(persona.greeting)));
     await expectState(page, 'speaking', { hint: `${persona.name} antwortet...` });
     await expect(page.getByRole('heading', { level: 2, name: coachTexts.chat.title })).toBeVisible();
     await expect.poll(() => audioEvents(page)).toContain('playing');

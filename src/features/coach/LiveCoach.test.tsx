@@ -100,6 +100,32 @@ describe('live coach', () => {
     expect(hint()).toHaveTextContent('Bereit zum Aufnehmen');
   });
 
+  it('a mouse press on the idle button fetches the greeting before its click, which plays it', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<LiveCoach />, { path: `/produkte/${persona.slug}-ai` });
+    await user.pointer({ keys: '[MouseLeft>]', target: voiceButton() });
+    await waitFor(() => expect(ttsPosts()).toHaveLength(1));
+    expect(voiceButton()).toHaveTextContent(coachTexts.button.idle);
+    expect(screen.queryByTestId('coach-messages')).toBeNull();
+    expect(audio.pieces).toHaveLength(0);
+
+    await user.pointer({ keys: '[/MouseLeft]', target: voiceButton() });
+    expect(messages()[0]).toHaveTextContent(persona.greeting);
+    await waitFor(() => expect(audio.pieces[0]?.complete).toBe(true));
+    expect(ttsPosts()).toHaveLength(1);
+  });
+
+  it('a touch on the idle button fetches nothing until it is a tap (it may still become a scroll)', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<LiveCoach />, { path: `/produkte/${persona.slug}-ai` });
+    await user.pointer({ keys: '[TouchA>]', target: voiceButton() });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ttsPosts()).toHaveLength(0);
+    await user.pointer({ keys: '[/TouchA]', target: voiceButton() });
+    expect(messages()[0]).toHaveTextContent(persona.greeting);
+    await waitFor(() => expect(ttsPosts()).toHaveLength(1));
+  });
+
   it('listens, shows the live caption, sends the final transcript and speaks the answer', async () => {
     const user = await openCoach();
     audio.autoPlay = false;

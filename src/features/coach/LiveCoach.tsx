@@ -11,11 +11,11 @@ import { VoiceButton } from './VoiceButton';
  * off); everything that needs the browser happens in event handlers and effects.
  */
 export function LiveCoach({ afterChat }: { afterChat?: ReactNode }) {
-  const { voice, chat, click, sendText, endConversation, rate, handsFree, setHandsFree } = useLiveCoach();
+  const { voice, chat, press, click, sendText, endConversation, rate, handsFree, setHandsFree } = useLiveCoach();
   return (
     <div className="mt-10 flex w-full flex-col items-center gap-10">
       <div className="flex w-full flex-col items-center gap-6">
-        <VoiceButton state={voice} onClick={click} />
+        <VoiceButton state={voice} onPress={press} onClick={click} />
         <HandsFreeSwitch on={handsFree} onChange={setHandsFree} />
       </div>
       {chat.open ? (

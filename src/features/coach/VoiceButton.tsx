@@ -28,9 +28,11 @@ function Icon({ status }: { status: VoiceStatus }) {
 
 /**
  * The big centred button with its status hint (an aria-live region) and, while listening, the
- * live caption of what the recogniser heard so far.
+ * live caption of what the recogniser heard so far. `onPress` runs when the main mouse button goes
+ * down on it, the tenth of a second before its click (a touch or a key has no such moment: a touch
+ * may still become a scroll, and a press there is not a user activation that may start audio).
  */
-export function VoiceButton({ state, onClick }: { state: VoiceState; onClick: () => void }) {
+export function VoiceButton({ state, onPress, onClick }: { state: VoiceState; onPress: () => void; onClick: () => void }) {
   const { status } = state;
   return (
     <div className="flex w-full flex-col items-center gap-4">
@@ -40,6 +42,9 @@ export function VoiceButton({ state, onClick }: { state: VoiceState; onClick: ()
         ) : null}
         <button
           type="button"
+          onPointerDown={(event) => {
+            if (event.pointerType === 'mouse' && event.button === 0) onPress();
+          }}
           onClick={onClick}
           data-state={status}
           aria-disabled={status === 'processing' ? true : undefined}

@@ -15,6 +15,7 @@ export function useLiveCoach() {
     voice,
     chat,
     handsFree,
+    press: session.press,
     click: session.click,
     sendText: session.sendText,
     endConversation: session.endConversation,

@@ -101,6 +101,82 @@ describe('greeting', () => {
   });
 });
 
+describe('the greeting from the press of the mouse button', () => {
+  it('the press starts the audio and the greeting’s synthesis; nothing shows or sounds before the click, which uses them', async () => {
+    session.press();
+    expect(world.audio).toEqual(['unlock']);
+    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
+    const queue = world.latestQueue();
+    expect(queue.pieces).toEqual([{ text: persona.greeting, cache: true }]);
+    queue.start();
+    expect(queue.gateOpen).toBe(false);
+    expect(status()).toBe('idle');
+    expect(entries()).toEqual([]);
+
+    session.click();
+    expect(status()).toBe('speaking');
+    expect(entries()).toEqual([`assistant: ${persona.greeting}`]);
+    await vi.waitFor(() => expect(queue.gateOpen).toBe(true));
+    queue.start();
+    expect(world.coachWarmUps).toBe(1);
+    queue.finish();
+    await vi.waitFor(() => expect(status()).toBe('ready'));
+    // One synthesis for the press and its click.
+    expect(world.queues).toHaveLength(1);
+    expect(queue.aborted).toBe(false);
+  });
+
+  it('a press that never becomes a click drops its greeting; the next click fetches a new one', async () => {
+    vi.useFakeTimers();
+    session.press();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(world.queues).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1_400);
+    expect(world.latestQueue().aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(world.latestQueue().aborted).toBe(true);
+    expect(status()).toBe('idle');
+
+    session.click();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(world.queues).toHaveLength(2);
+    expect(world.latestQueue().gateOpen).toBe(true);
+    world.latestQueue().finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(status()).toBe('ready');
+  });
+
+  it('a problem before the click is shown with the opened chat, not before', async () => {
+    session.press();
+    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
+    world.latestQueue().fail(new PlaybackError('blocked', 'suspended'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(notice()).toBeNull();
+    expect(status()).toBe('idle');
+    session.click();
+    await vi.waitFor(() => expect(status()).toBe('ready'));
+    expect(notice()).toBe(coachTexts.errors.autoplayBlocked);
+    expect(entries()).toEqual([`assistant: ${persona.greeting}`]);
+  });
+
+  it('once the conversation is open, a press does nothing', async () => {
+    await greeted();
+    const audio = world.audio.length;
+    session.press();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(world.queues).toHaveLength(1);
+    expect(world.audio).toHaveLength(audio);
+  });
+
+  it('leaving the page drops a pressed greeting', async () => {
+    session.press();
+    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
+    detach();
+    expect(world.latestQueue().aborted).toBe(true);
+    detach = session.attach();
+  });
+});
+
 describe('listening with the browser’s recogniser', () => {
   it('ready → listening → processing → speaking → ready, the words and the answer in the chat', async () => {
     await greeted();

@@ -74,6 +74,12 @@ const SPECULATION_RECHECK_MS = 50;
  */
 const QUIET_MS = 8_000;
 /**
+ * How long a greeting started at the press of a mouse button (see `press`) waits for the click that
+ * opens the chat: longer than any deliberate click, short enough that a press dragged away and
+ * released elsewhere does not keep a synthesis open.
+ */
+const PRESS_CLICK_MS = 1_500;
+/**
  * The browser's recognition service is unreachable, switched off, or cannot capture (Chromium
  * without Google's speech service): record and transcribe instead.
  */
@@ -84,6 +90,13 @@ interface PendingReply {
   text: string;
   confirm(): void;
   cancel(): void;
+}
+
+/** A greeting started at the press of the button, before its click: nothing sounds or shows until `confirm()`. */
+interface PressedGreeting {
+  controller: AbortController;
+  timer: ReturnType<typeof setTimeout>;
+  confirm(): void;
 }
 
 let nextId = 0;
@@ -112,6 +125,8 @@ export class CoachSession {
   /** The visitor stopped listening with a click: hands-free waits until the visitor starts again. */
   private pausedByVisitor = false;
   private speculation: PendingReply | null = null;
+  /** The greeting fetched since the mouse button went down on the idle button, waiting for the click. */
+  private pressed: PressedGreeting | null = null;
   private speculationTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** The microphone, its echo decision and voice detector, while they run (hands-free, or recording). */
@@ -180,6 +195,7 @@ export class CoachSession {
       unsubscribe();
       this.detachPage?.();
       this.detachPage = null;
+      this.dropPressedGreeting();
       this.silence();
       this.stopListening();
       this.closeMicrophone();
@@ -187,6 +203,20 @@ export class CoachSession {
   };
 
   // ————— commands —————
+
+  /**
+   * The mouse button went down on the voice button; its click follows when it comes up. Before the
+   * conversation is open that press already starts the greeting's audio output and synthesis
+   * (a mouse press is a user activation, so the browser lets it start audio), so the visitor's
+   * click, a tenth of a second later, finds them under way. Nothing sounds or shows before the
+   * click; a press that never becomes a click drops it again after PRESS_CLICK_MS.
+   */
+  press = (): void => {
+    if (this.pressed !== null || clickAction(this.snapshot.voice.status) !== 'open') return;
+    this.ports.audio.unlock();
+    const greeting = this.startGreeting({ speculative: true });
+    this.pressed = { ...greeting, timer: setTimeout(() => this.dropPressedGreeting(), PRESS_CLICK_MS) };
+  };
 
   click = (): void => {
     // Inside the click: browsers (iOS above all) only let a gesture start audio.
@@ -324,30 +354,61 @@ export class CoachSession {
     this.speech = null;
   }
 
+  private dropPressedGreeting(): void {
+    if (this.pressed === null) return;
+    clearTimeout(this.pressed.timer);
+    this.pressed.controller.abort();
+    this.pressed = null;
+  }
+
   private greet(): void {
     this.audible = false;
     this.hold.newTurn();
-    // The player's set-up runs while the greeting is fetched, not after.
-    this.ports.audio.prepare();
+    const pressed = this.pressed;
+    this.pressed = null;
+    if (pressed) clearTimeout(pressed.timer);
+    const greeting = pressed ?? this.startGreeting({ speculative: false });
+    this.speech = greeting.controller;
     this.dispatchVoice({ type: 'OPEN' });
     this.dispatchChat({ type: 'OPEN', greeting: persona.greeting });
     this.ports.coach.preload();
     void this.ports.transcription.available().then((available) => {
       this.serverTranscription = available;
     });
+    greeting.confirm();
+  }
+
+  /**
+   * Fetches and speaks the greeting. A speculative one (started at the press, before the click)
+   * is fetched at once but plays, reports and finishes nothing until `confirm()`.
+   */
+  private startGreeting({ speculative }: { speculative: boolean }): { controller: AbortController; confirm(): void } {
+    // The player's set-up runs while the greeting is fetched, not after.
+    this.ports.audio.prepare();
     const controller = new AbortController();
-    this.speech = controller;
+    let confirmed = !speculative;
+    const held: (() => void)[] = [];
+    const run = (action: () => void) => {
+      if (confirmed) action();
+      else held.push(action);
+    };
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    if (confirmed) openGate();
     this.ports
       .speech()
       .then(({ createQueue }) => {
         const queue = createQueue({
           signal: controller.signal,
+          gate,
           onStart: () => {
             this.audible = true;
             // Not before: at the click the greeting's own requests come first.
             this.ports.coach.warmUp();
           },
-          onProblem: (error) => this.dispatchVoice({ type: 'NOTICE', message: coachPlaybackMessage(error) }),
+          onProblem: (error) => run(() => this.dispatchVoice({ type: 'NOTICE', message: coachPlaybackMessage(error) })),
         });
         // The same text every time: the function serves it from its cache.
         queue.enqueue(persona.greeting, { cache: true });
@@ -355,15 +416,26 @@ export class CoachSession {
       })
       .catch(() => {
         // The code could not be loaded (connection lost): the greeting stays readable.
-        this.dispatchVoice({ type: 'NOTICE', message: coachTexts.errors.playback });
+        run(() => this.dispatchVoice({ type: 'NOTICE', message: coachTexts.errors.playback }));
       })
       .finally(() => {
-        // A greeting that never sounded still leaves the way warmed up for the first question.
-        this.ports.coach.warmUp();
-        if (controller.signal.aborted) return;
-        this.speech = null;
-        this.dispatchVoice({ type: 'DONE' });
+        run(() => {
+          // A greeting that never sounded still leaves the way warmed up for the first question.
+          this.ports.coach.warmUp();
+          if (controller.signal.aborted) return;
+          if (this.speech === controller) this.speech = null;
+          this.dispatchVoice({ type: 'DONE' });
+        });
       });
+    return {
+      controller,
+      confirm: () => {
+        if (confirmed) return;
+        confirmed = true;
+        openGate();
+        held.splice(0).forEach((action) => action());
+      },
+    };
   }
 
   /**
