@@ -105,6 +105,45 @@ function newId(): string {
   return `m${nextId}`;
 }
 
+/** What a start holds back until it is confirmed (see `heldUntilConfirmed`). */
+interface Held {
+  /** Opens at `confirm()`: the speech queue plays nothing before. */
+  gate: Promise<void>;
+  /** Does `action` now when confirmed, else at `confirm()`, in order. */
+  run: (action: () => void) => void;
+  confirmed: () => boolean;
+  confirm: () => void;
+}
+
+/**
+ * A start that may be speculative (an early reply, the greeting from the press of the button):
+ * until `confirm()` its chat updates and voice events wait, and its audio is gated. A start that
+ * is not speculative is confirmed from the outset.
+ */
+function heldUntilConfirmed(speculative: boolean): Held {
+  let confirmed = !speculative;
+  const held: (() => void)[] = [];
+  let openGate: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    openGate = resolve;
+  });
+  if (confirmed) openGate();
+  return {
+    gate,
+    run: (action) => {
+      if (confirmed) action();
+      else held.push(action);
+    },
+    confirmed: () => confirmed,
+    confirm: () => {
+      if (confirmed) return;
+      confirmed = true;
+      held.splice(0).forEach((action) => action());
+      openGate();
+    },
+  };
+}
+
 export class CoachSession {
   private snapshot: CoachSnapshot;
   private readonly listeners = new Set<() => void>();
@@ -386,17 +425,7 @@ export class CoachSession {
     // The player's set-up runs while the greeting is fetched, not after.
     this.ports.audio.prepare();
     const controller = new AbortController();
-    let confirmed = !speculative;
-    const held: (() => void)[] = [];
-    const run = (action: () => void) => {
-      if (confirmed) action();
-      else held.push(action);
-    };
-    let openGate: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      openGate = resolve;
-    });
-    if (confirmed) openGate();
+    const { gate, run, confirm } = heldUntilConfirmed(speculative);
     this.ports
       .speech()
       .then(({ createQueue }) => {
@@ -427,15 +456,7 @@ export class CoachSession {
           this.dispatchVoice({ type: 'DONE' });
         });
       });
-    return {
-      controller,
-      confirm: () => {
-        if (confirmed) return;
-        confirmed = true;
-        openGate();
-        held.splice(0).forEach((action) => action());
-      },
-    };
+    return { controller, confirm };
   }
 
   /**
@@ -447,17 +468,7 @@ export class CoachSession {
     this.silence();
     const controller = new AbortController();
     this.speech = controller;
-    let confirmed = !speculative;
-    const held: (() => void)[] = [];
-    const run = (action: () => void) => {
-      if (confirmed) action();
-      else held.push(action);
-    };
-    let openGate: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      openGate = resolve;
-    });
-    if (confirmed) openGate();
+    const { gate, run, confirmed, confirm } = heldUntilConfirmed(speculative);
 
     const { history, conversationId } = nextRequest(this.snapshot.chat, text);
     const replyId = newId();
@@ -465,20 +476,15 @@ export class CoachSession {
       this.dispatchChat({ type: 'USER', id: newId(), text });
       this.dispatchChat({ type: 'REPLY_START', id: replyId });
     });
-    void this.replyTo(history, conversationId, { controller, gate, replyId, run, confirmed: () => confirmed });
+    void this.replyTo(history, conversationId, { controller, gate, replyId, run, confirmed });
     return {
       text,
       cancel: () => {
-        if (confirmed) return;
+        if (confirmed()) return;
         controller.abort();
         if (this.speech === controller) this.speech = null;
       },
-      confirm: () => {
-        if (confirmed) return;
-        confirmed = true;
-        held.splice(0).forEach((action) => action());
-        openGate();
-      },
+      confirm,
     };
   }
 
