@@ -92,11 +92,15 @@ interface PendingReply {
   cancel(): void;
 }
 
-/** A greeting started at the press of the button, before its click: nothing sounds or shows until `confirm()`. */
-interface PressedGreeting {
+/** The greeting being fetched and spoken; a speculative one sounds and shows nothing until `confirm()`. */
+interface Greeting {
   controller: AbortController;
-  timer: ReturnType<typeof setTimeout>;
   confirm(): void;
+}
+
+/** A greeting started at the press of the button, waiting for its click until `timer` drops it. */
+interface PressedGreeting extends Greeting {
+  timer: ReturnType<typeof setTimeout>;
 }
 
 let nextId = 0;
@@ -393,20 +397,22 @@ export class CoachSession {
     this.speech = null;
   }
 
-  private dropPressedGreeting(): void {
-    if (this.pressed === null) return;
-    clearTimeout(this.pressed.timer);
-    this.pressed.controller.abort();
+  /** The pressed greeting (if any), no longer waiting for its click. */
+  private takePressedGreeting(): Greeting | null {
+    const pressed = this.pressed;
     this.pressed = null;
+    if (pressed) clearTimeout(pressed.timer);
+    return pressed;
+  }
+
+  private dropPressedGreeting(): void {
+    this.takePressedGreeting()?.controller.abort();
   }
 
   private greet(): void {
     this.audible = false;
     this.hold.newTurn();
-    const pressed = this.pressed;
-    this.pressed = null;
-    if (pressed) clearTimeout(pressed.timer);
-    const greeting = pressed ?? this.startGreeting({ speculative: false });
+    const greeting = this.takePressedGreeting() ?? this.startGreeting({ speculative: false });
     this.speech = greeting.controller;
     this.dispatchVoice({ type: 'OPEN' });
     this.dispatchChat({ type: 'OPEN', greeting: persona.greeting });
@@ -421,7 +427,7 @@ export class CoachSession {
    * Fetches and speaks the greeting. A speculative one (started at the press, before the click)
    * is fetched at once but plays, reports and finishes nothing until `confirm()`.
    */
-  private startGreeting({ speculative }: { speculative: boolean }): { controller: AbortController; confirm(): void } {
+  private startGreeting({ speculative }: { speculative: boolean }): Greeting {
     // The player's set-up runs while the greeting is fetched, not after.
     this.ports.audio.prepare();
     const controller = new AbortController();
