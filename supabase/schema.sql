@@ -1,0 +1,2152 @@
+-- The database schema after every migration in supabase/migrations/, generated: do not edit.
+-- Written by `npm run schema:dump` (pg_dump of the local engine, keeping only what the migrations
+-- add to a Supabase database); tests/db/schemaFile.test.ts fails while it is stale. The migrations
+-- are the source: a change is a new migration, then this file is written again.
+
+-- Name: private; Type: SCHEMA; Schema: -
+CREATE SCHEMA private;
+
+-- Name: fuzzystrmatch; Type: EXTENSION; Schema: -
+CREATE EXTENSION IF NOT EXISTS fuzzystrmatch WITH SCHEMA extensions;
+
+-- Name: EXTENSION fuzzystrmatch; Type: COMMENT; Schema: -
+COMMENT ON EXTENSION fuzzystrmatch IS 'determine similarities and distance between strings';
+
+-- Name: vector; Type: EXTENSION; Schema: -
+CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA extensions;
+
+-- Name: EXTENSION vector; Type: COMMENT; Schema: -
+COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access methods';
+
+-- Name: search_term; Type: TYPE; Schema: private
+CREATE TYPE private.search_term AS (
+	lexeme text,
+	"position" integer,
+	from_previous boolean,
+	named boolean,
+	query tsquery,
+	passages integer,
+	related tsquery,
+	weight real
+);
+
+-- Name: document_status; Type: TYPE; Schema: public
+CREATE TYPE public.document_status AS ENUM (
+    'PROCESSING',
+    'COMPLETED',
+    'ERROR'
+);
+
+-- Name: client_lock(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.client_lock(p_client text) RETURNS void
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$ select pg_advisory_xact_lock(hashtextextended('guard|' || p_client, 0)) $$;
+
+-- Name: count_knowledge_terms(tsvector[], integer); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.count_knowledge_terms(vectors tsvector[], sign integer) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if cardinality(vectors) = 0 then
+    return;
+  end if;
+  insert into private.knowledge_terms as k (lexeme, passages)
+  select w, sign * count(*)
+    from unnest(vectors) as v, unnest(tsvector_to_array(v)) as w
+   group by w
+  on conflict (lexeme) do update set passages = k.passages + excluded.passages;
+  delete from private.knowledge_terms k where k.passages <= 0;
+  insert into private.knowledge_stats as s (singleton, passages, lexemes)
+  values (true, sign * cardinality(vectors), sign * (select coalesce(sum(length(v)), 0) from unnest(vectors) as v))
+  on conflict (singleton) do update set passages = s.passages + excluded.passages, lexemes = s.lexemes + excluded.lexemes;
+end
+$$;
+
+-- Name: detect_language(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.detect_language(source text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select case when count(*) filter (where w in ('der', 'die', 'das', 'und', 'ist', 'nicht', 'ich', 'du', 'sie',
+                                                'wir', 'mit', 'für', 'auf', 'ein', 'eine', 'den', 'dem', 'zu',
+                                                'von', 'sich', 'auch', 'wenn', 'oder', 'bei', 'wie', 'dass'))
+                >= count(*) filter (where w in ('the', 'and', 'is', 'of', 'to', 'that', 'it', 'for', 'with',
+                                                'as', 'on', 'are', 'this', 'be', 'by', 'or', 'an', 'from',
+                                                'if', 'each', 'at', 'which', 'its', 'not', 'was', 'you'))
+              then 'de' else 'other' end
+    from regexp_split_to_table(lower(left(coalesce(source, ''), 20000)), '[^[:alpha:]]+') as w
+$$;
+
+-- Name: document_passages(text, integer); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.document_passages(source text, max_chars integer DEFAULT 700) RETURNS TABLE(ordinal integer, heading text, content text)
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $_$
+declare
+  blocks text[];
+  lines text[];
+  line text;
+  piece text;
+  block_index integer;
+  line_index integer;
+  is_heading_block boolean;
+  starts_section boolean;
+  level integer;
+  top_heading text := '';
+  top_numbered boolean := false;
+  sub_heading text := '';
+  lead_in text := null;
+  table_head text := null;
+  context text[] := '{}';
+  -- The passage being filled: its lines, their length, how many are its own (not context).
+  units text[] := '{}';
+  used integer := 0;
+  own integer := 0;
+  headings text[] := '{}';
+  passages text[] := '{}';
+begin
+  if source is null or max_chars < 100 then
+    return;
+  end if;
+
+  blocks := regexp_split_to_array(
+    replace(replace(replace(source, E'\r\n', E'\n'), E'\r', E'\n'), E'\f', E'\n\n'),
+    '\n[ \t]*\n'
+  );
+
+  for block_index in 1 .. coalesce(cardinality(blocks), 0) loop
+    select coalesce(array_agg(s.l order by s.n), '{}')
+      into lines
+      from (
+        select btrim(regexp_replace(t.l0, '[ ]+', ' ', 'g'), E' \t') as l, t.n
+          from unnest(string_to_array(blocks[block_index], E'\n')) with ordinality as t (l0, n)
+      ) s
+     where s.l ~ '[[:alnum:]]';
+    continue when cardinality(lines) = 0;
+
+    is_heading_block := cardinality(lines) <= 3
+      and (select bool_and(private.is_heading_line(l, cardinality(lines) = 1)) from unnest(lines) as l);
+
+    for line_index in 1 .. cardinality(lines) loop
+      line := lines[line_index];
+      -- A heading: its own block, or the first line of a block of entries below it.
+      starts_section := is_heading_block
+        or (line_index = 1 and cardinality(lines) > 1
+            and private.is_heading_line(line, false) and private.is_entry_line(lines[2]));
+
+      if starts_section then
+        if own > 0 then
+          headings := headings || case when sub_heading = '' then top_heading
+                                       when top_heading = '' then sub_heading
+                                       else top_heading || ' › ' || sub_heading end;
+          passages := passages || array_to_string(units, E'\n');
+        end if;
+        units := '{}';
+        used := 0;
+        own := 0;
+        lead_in := null;
+        table_head := null;
+        level := private.heading_level(line);
+        if is_heading_block and line_index > 1 then
+          -- The further lines of a heading block (a subtitle) belong to the heading.
+          if sub_heading <> '' then
+            sub_heading := sub_heading || ' – ' || line;
+          else
+            top_heading := top_heading || ' – ' || line;
+          end if;
+        elsif level = 1 or (level = 0 and not top_numbered) then
+          top_heading := line;
+          top_numbered := level > 0;
+          sub_heading := '';
+        else
+          sub_heading := line;
+        end if;
+        continue;
+      end if;
+
+      -- What a list or table that goes on in the next passage repeats at its top: the line that
+      -- introduced the list, the table's first row.
+      if position(E'\t' in line) > 0 then
+        -- A table's first row names its columns when its cells are short names: no numbers, no
+        -- sentence end, no list marker (an option list's first entry is no header).
+        if line_index = 1 or position(E'\t' in lines[line_index - 1]) = 0 then
+          table_head := case
+            when line !~ '^\s*(?:[•·▪◦‣∙●○■□►▸*–—-]\s|\d{1,2}[.)]\s|[a-z][.)]\s|--?[[:alnum:]])'
+             and (select bool_and(char_length(btrim(c)) between 1 and 30 and c !~ '[[:digit:]]' and btrim(c) !~ '[.!?:]$')
+                    from unnest(string_to_array(line, E'\t')) as c) then line
+          end;
+        end if;
+      elsif private.is_entry_line(line) then
+        table_head := null;
+      else
+        table_head := null;
+        lead_in := case when line ~ ':\s*$' and char_length(line) <= 150 then line end;
+      end if;
+      context := array_remove(array[lead_in, table_head], null);
+
+      for piece in select p from private.split_long_unit(line, max_chars) as p loop
+        if own > 0 and used + 1 + char_length(piece) > max_chars then
+          headings := headings || case when sub_heading = '' then top_heading
+                                       when top_heading = '' then sub_heading
+                                       else top_heading || ' › ' || sub_heading end;
+          passages := passages || array_to_string(units, E'\n');
+          units := array(select c from unnest(context) as c where c <> piece);
+          used := coalesce((select sum(char_length(u) + 1) from unnest(units) as u), 0)::integer;
+          own := 0;
+        end if;
+        units := units || piece;
+        used := used + 1 + char_length(piece);
+        -- A lead-in on its own does not make a passage.
+        if piece is distinct from lead_in or line_index < cardinality(lines) then
+          own := own + 1;
+        end if;
+      end loop;
+    end loop;
+
+    -- A lead-in ending its block stays context for the entries of the next block, no longer.
+    if not (lines[cardinality(lines)] ~ ':\s*$') then
+      lead_in := null;
+    end if;
+  end loop;
+
+  if own > 0 then
+    headings := headings || case when sub_heading = '' then top_heading
+                                 when top_heading = '' then sub_heading
+                                 else top_heading || ' › ' || sub_heading end;
+    passages := passages || array_to_string(units, E'\n');
+  end if;
+
+  return query
+    select t.n::integer, t.h, t.p
+      from unnest(headings, passages) with ordinality as t (h, p, n);
+end
+$_$;
+
+-- Name: FUNCTION document_passages(source text, max_chars integer); Type: COMMENT; Schema: private
+COMMENT ON FUNCTION private.document_passages(source text, max_chars integer) IS 'A document''s text as ordered passages under their headings: whole units (paragraphs, list entries, table rows) up to max_chars characters.';
+
+-- Name: document_stuck_after(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.document_stuck_after() RETURNS interval
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$ select interval '5 minutes' $$;
+
+-- Name: fused_candidates(private.search_term[], extensions.vector, integer, real); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real DEFAULT 0.3) RETURNS TABLE(chunk_id bigint, language text, score real, density real, matched text[], fusion double precision)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    SET enable_seqscan TO 'off'
+    AS $$
+#variable_conflict use_column
+begin
+  return query
+  with lexical as (
+    select l.*, row_number() over (order by l.score desc, l.density desc, l.chunk_id) as lexical_rank
+      from private.lexical_candidates(terms, wanted, floor_score) as l
+     where greatest(l.score, l.standalone) >= floor_score
+  ),
+  semantic as (
+    select v.*, row_number() over (order by v.similarity desc, v.chunk_id) as semantic_rank
+      from private.vector_candidates(query_embedding, 20) as v
+     where v.similarity >= 0.45
+  ),
+  fused as (
+    select coalesce(l.chunk_id, s.chunk_id) as chunk_id,
+           coalesce(l.language, s.language) as language,
+           greatest(coalesce(l.score, 0), coalesce(s.similarity, 0))::real as score,
+           coalesce(l.density, 0)::real as density,
+           coalesce(l.matched, '{}') as matched,
+           (coalesce(1.0 / (60 + l.lexical_rank), 0) + coalesce(1.0 / (60 + s.semantic_rank), 0))::double precision as fusion
+      from lexical l
+      full join semantic s on s.chunk_id = l.chunk_id
+  )
+  select f.chunk_id, f.language, f.score, f.density, f.matched, f.fusion
+    from (select f0.*, bool_or(f0.language = 'de') over () as any_german from fused f0) f
+   where f.language = 'de' or not f.any_german
+   order by f.fusion desc, f.score desc, f.density desc, f.chunk_id
+   limit 4 * wanted;
+end
+$$;
+
+-- Name: german_lexemes(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.german_lexemes(source text) RETURNS tsvector
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select to_tsvector('german'::regconfig, private.german_spelling(source))
+$$;
+
+-- Name: FUNCTION german_lexemes(source text); Type: COMMENT; Schema: private
+COMMENT ON FUNCTION private.german_lexemes(source text) IS 'The searchable words of a text: German spelling normalised, then the german text search configuration (stemming, stop words).';
+
+-- Name: german_spelling(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.german_spelling(source text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  -- chr(1) marks a u or y between two vowels for the moment, so it is not read as part of "ue".
+  select replace(
+           replace(replace(
+             regexp_replace(
+               regexp_replace(lower(coalesce(source, '')), '([aeiouyäöü])([uy])(?=[aeiouyäöü])', '\1\2' || chr(1), 'g'),
+               '(?<!q)ue', 'ü', 'g'),
+             'ae', 'ä'), 'oe', 'ö'),
+           chr(1), '')
+$$;
+
+-- Name: FUNCTION german_spelling(source text); Type: COMMENT; Schema: private
+COMMENT ON FUNCTION private.german_spelling(source text) IS 'Lower case with ae/oe/ue read as ä/ö/ü (not after q, not for a u between vowels), as Postgres 18''s German stemmer reads them.';
+
+-- Name: heading_level(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.heading_level(line text) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select coalesce(array_length(regexp_split_to_array(substring(line from '^(\d{1,2}(?:\.\d{1,2})*)\.?\s'), '\.'), 1), 0)
+$$;
+
+-- Name: is_entry_line(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.is_entry_line(line text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select position(E'\t' in line) > 0
+      or line ~ '^\s*(?:[•·▪◦‣∙●○■□►▸*–—-]\s|\d{1,2}[.)]\s|[a-z][.)]\s|--?[[:alnum:]])'
+$$;
+
+-- Name: is_heading_line(text, boolean); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.is_heading_line(line text, alone boolean) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $_$
+  select line ~ '[[:alpha:]]'
+     and position(E'\t' in line) = 0
+     and (alone or not private.is_entry_line(line))
+     and line !~ '^\s*(?:[•·▪◦‣∙●○■□►▸*–—-]\s|--?[[:alnum:]])'
+     and (
+       (char_length(line) <= 90 and line !~ '[.,;:!?…)"“”»]\s*$')
+       or (alone and char_length(line) <= 150 and line ~ '\?\s*$')
+     )
+$_$;
+
+-- Name: joined_codes(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.joined_codes(question text) RETURNS TABLE(lexeme text, parts text[])
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select distinct k.lexeme, array[lower(m[1]), m[2], '-' || m[2]]
+    from regexp_matches(left(coalesce(question, ''), 2000), '(?:^|[^[:alnum:]])([[:alpha:]]{1,3})(?: +|-)([0-9]{1,4})(?![[:alnum:]])', 'g') as m
+    join private.knowledge_terms k on k.lexeme = lower(m[1]) || m[2]
+$$;
+
+-- Name: lexical_candidates(private.search_term[], integer, real); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) RETURNS TABLE(chunk_id bigint, language text, score real, standalone real, density real, matched text[])
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    SET enable_seqscan TO 'off'
+    AS $$
+declare
+  common_passages constant integer := 200;
+  rank_limit constant integer := 100;
+  related_share constant real := private.thesaurus_share();
+  total real;
+  question_total real;
+  any_term tsquery;
+  rare_terms tsquery;
+  all_terms tsquery;
+  common_share real;
+  candidates tsquery;
+  found integer;
+begin
+  select coalesce(sum(case when t.from_previous then 0.5 * t.weight else t.weight end), 0),
+         coalesce(sum(t.weight) filter (where not t.from_previous), 0)
+    into total, question_total
+    from unnest(terms) as t;
+  if total <= 0 then
+    return;
+  end if;
+
+  -- The common terms' share of the weight, by the score and by the standalone score: the larger.
+  select string_agg(t.either::text, ' | ')::tsquery,
+         string_agg(t.either::text, ' | ') filter (where t.passages <= common_passages)::tsquery,
+         string_agg(format('(%s)', t.either::text), ' & ') filter (where not t.from_previous)::tsquery,
+         greatest(
+           coalesce(sum(case when t.from_previous then 0.5 * t.weight else t.weight end)
+                      filter (where t.passages > common_passages), 0) / total,
+           case when question_total > 0
+                then coalesce(sum(t.weight) filter (where t.passages > common_passages and not t.from_previous), 0) / question_total
+                else 0 end
+         )
+    into any_term, rare_terms, all_terms, common_share
+    from (select t0.*, t0.query || coalesce(t0.related, ''::tsquery) as either from unnest(terms) as t0) as t
+   where t.weight > 0;
+
+  candidates := any_term;
+  if common_share < floor_score and rare_terms is not null then
+    candidates := rare_terms;
+  elsif all_terms is not null then
+    select count(*) into found
+      from (
+        select 1
+          from public.document_chunks c
+          join public.documents d on d.id = c.document_id
+         where c.fts @@ all_terms and d.status = 'COMPLETED'
+         limit wanted
+      ) enough;
+    if found >= wanted then
+      candidates := all_terms;
+    end if;
+  end if;
+
+  return query
+    with candidate as (
+      select c0.id, c0.fts, d0.title_fts, d0.language
+        from public.document_chunks c0
+        join public.documents d0 on d0.id = c0.document_id
+       where c0.fts @@ candidates
+         and d0.status = 'COMPLETED'
+       limit rank_limit
+    ),
+    credited as (
+      select c.id, t.lexeme, t.position, t.from_previous, t.weight,
+             case when c.fts @@ t.query then 1.0
+                  when t.related is not null and c.fts @@ t.related then related_share
+                  when c.title_fts @@ t.query then 0.5
+                  else 0 end as credit
+        from candidate c
+        cross join unnest(terms) as t
+       where t.weight > 0
+    ),
+    summed as (
+      select x.id,
+             coalesce(sum(x.weight * x.credit) filter (where not x.from_previous), 0) as question_found,
+             coalesce(sum(x.weight * x.credit) filter (where x.from_previous), 0) as previous_found,
+             array_agg(x.lexeme order by x.from_previous, x.position) filter (where x.credit > 0.5 and x.weight > 0) as matched
+        from credited x
+       group by x.id
+    )
+    select c.id,
+           c.language,
+           ((m.question_found + 0.5 * m.previous_found) / total)::real,
+           (case when question_total > 0 then m.question_found / question_total else 0 end)::real,
+           ts_rank_cd(c.fts, candidates, 1 | 32),
+           coalesce(m.matched, '{}')
+      from candidate c
+      join summed m on m.id = c.id;
+end
+$$;
+
+-- Name: minute_retry_after(integer, integer, double precision, integer); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select greatest(1, ceil(
+    case
+      when p_count + 1 <= p_limit and p_previous > 0
+        then 60 * (1 - (p_limit - p_count - 1)::double precision / p_previous) - p_elapsed
+      else (60 - p_elapsed) + 60 * greatest(0, 1 - (p_limit - 1)::double precision / greatest(p_count, 1))
+    end
+  )::integer)
+$$;
+
+-- Name: passage_evidence(tsvector, private.search_term[]); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select jsonb_build_object(
+    'total', coalesce((select sum(case when t.from_previous then 0.5 * t.weight else t.weight end) from unnest(terms) as t), 0),
+    'asked', (select count(*) from unnest(terms) as t where t.weight > 0 and not t.from_previous),
+    'asked_weight', coalesce((select sum(t.weight) from unnest(terms) as t where not t.from_previous), 0),
+    'related_share', private.thesaurus_share(),
+    'terms', coalesce((
+      select jsonb_agg(jsonb_build_object(
+               'term', t.lexeme,
+               'weight', case when t.from_previous then 0.5 * t.weight else t.weight end,
+               'previous', t.from_previous,
+               'words', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
+                                    from unnest(fts) as w
+                                   where array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb),
+               'related', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
+                                      from unnest(fts) as w
+                                     where t.related is not null
+                                       and array_to_tsvector(array[w.lexeme]) @@ t.related
+                                       and not array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb))
+             order by t.from_previous, t.position)
+        from unnest(terms) as t
+       where t.weight > 0 and fts @@ (t.query || coalesce(t.related, ''::tsquery))
+    ), '[]'::jsonb)
+  )
+$$;
+
+-- Name: require_document_admin(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.require_document_admin(action text) RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+begin
+  if not ((select public.is_admin()) or (select auth.role()) = 'service_role') then
+    raise exception 'only admins may % documents', action using errcode = '42501';
+  end if;
+end
+$$;
+
+-- Name: search_terms(text, text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.search_terms(question text, previous text DEFAULT NULL::text) RETURNS SETOF private.search_term
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  with settings (noun_share, unknown_named, unknown_other, scene_share) as (
+    values (1.5::real, 3.0::real, 1.0::real, 0.5::real)
+  ),
+  codes as (
+    select c.lexeme, c.parts, c.n from private.joined_codes(question) with ordinality as c (lexeme, parts, n)
+  ),
+  raw as (
+    select v.lexeme, v.positions[1] as position, false as from_previous
+      from unnest(private.german_lexemes(left(coalesce(question, ''), 2000))) as v
+    union all
+    select v.lexeme, 100000 + v.positions[1], true
+      from unnest(private.german_lexemes(left(coalesce(previous, ''), 2000))) as v
+    union all
+    -- Codes written apart, joined ("E 07" – "E07"), right after the question's own words.
+    select c.lexeme, (1000 + c.n)::integer, false from codes c
+  ),
+  pieces as (
+    -- The pieces of a joined code, which weigh nothing on their own.
+    select distinct unnest(c.parts) as lexeme from codes c
+  ),
+  capitalised as (
+    -- Words with a capital letter that does not start a sentence.
+    select v.lexeme
+      from unnest(private.german_lexemes((
+        select string_agg(m[1], ' ')
+          from regexp_matches(left(coalesce(question, ''), 2000) || ' ' || left(coalesce(previous, ''), 2000),
+                              '(?<=[^.!?:\s][\s„"(]{1,3})([[:upper:]][^\s.,!?;:“")]*)', 'g') as m
+      ))) as v
+  ),
+  words as (
+    select distinct on (r.lexeme) r.lexeme, r.position, r.from_previous
+      from raw r
+     order by r.lexeme, r.from_previous, r.position
+  ),
+  limited as (
+    select w.*,
+           exists (select from private.question_words q where q.lexeme = w.lexeme)
+             or (not w.from_previous and exists (select from pieces p where p.lexeme = w.lexeme)) as asks,
+           exists (select from private.context_words x where x.lexeme = w.lexeme) as scene,
+           exists (select from capitalised c where c.lexeme = w.lexeme)
+             and not exists (select from private.context_words x where x.lexeme = w.lexeme) as named
+      from words w
+     order by w.from_previous, w.position
+     limit 20
+  ),
+  stood as (
+    -- Question words are taken as they are; every other word through its stand-ins.
+    select distinct on (f.form) f.form, l.position, l.from_previous, l.asks, l.scene, l.named
+      from limited l
+      cross join lateral unnest(case when l.asks then array[l.lexeme] else private.stand_ins(l.lexeme) end) as f (form)
+     order by f.form, l.from_previous, l.position
+  ),
+  stats as (
+    select greatest(coalesce((select s.passages from private.knowledge_stats s), 0), 1)::real as total
+  )
+  select st.form, st.position, st.from_previous, st.named, t.query,
+         least(h.held, n.total::integer),
+         t.related,
+         case when st.asks then 0::real
+              else (ln(1 + (n.total - greatest(least(h.held, n.total), 1) + 0.5) / (greatest(least(h.held, n.total), 1) + 0.5))
+                    * case when st.scene then x.scene_share else 1 end
+                    * case when st.named then x.noun_share else 1 end
+                    * case when h.held > 0 then 1 when st.named then x.unknown_named else x.unknown_other end)::real
+         end
+    from stood st
+    cross join lateral private.term_query(st.form) as t
+    -- A word no passage holds but whose thesaurus synonyms some do is known by them.
+    cross join lateral (select case when t.passages > 0 then t.passages else t.related_passages end as held) h
+    cross join stats n
+    cross join settings x
+   order by st.from_previous, st.position, st.form
+$$;
+
+-- Name: split_long_unit(text, integer); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.split_long_unit(unit text, max_chars integer) RETURNS SETOF text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+declare
+  sentence text;
+  word text;
+  piece text := '';
+begin
+  if char_length(unit) <= max_chars then
+    return next unit;
+    return;
+  end if;
+  for sentence in
+    select s from regexp_split_to_table(unit, '(?<=[.!?…])\s+(?=[[:upper:][:digit:]"„“‚«»(\[–-])') as s
+  loop
+    for word in select w from regexp_split_to_table(sentence, '\s+') as w loop
+      while char_length(word) > max_chars loop
+        if piece <> '' then
+          return next piece;
+          piece := '';
+        end if;
+        return next left(word, max_chars);
+        word := substr(word, max_chars + 1);
+      end loop;
+      continue when word = '';
+      if piece = '' then
+        piece := word;
+      elsif char_length(piece) + 1 + char_length(word) <= max_chars then
+        piece := piece || ' ' || word;
+      else
+        return next piece;
+        piece := word;
+      end if;
+    end loop;
+    -- A sentence ends the piece once the piece is half full; short sentences share one.
+    if char_length(piece) >= max_chars / 2 then
+      return next piece;
+      piece := '';
+    end if;
+  end loop;
+  if piece <> '' then
+    return next piece;
+  end if;
+end
+$$;
+
+-- Name: stamp_processing_start(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.stamp_processing_start() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.status = 'PROCESSING' and old.status is distinct from 'PROCESSING' then
+    new.processing_started_at := now();
+  end if;
+  return new;
+end
+$$;
+
+-- Name: stand_ins(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.stand_ins(word text) RETURNS text[]
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  typo_edits constant integer := 2;
+  repaired text;
+  modifier text;
+  head text;
+begin
+  if exists (select from private.knowledge_terms k where k.lexeme = word)
+     or (char_length(word) >= 4 and word !~ '[^[:alpha:]]'
+         and exists (select from private.knowledge_terms k where k.lexeme ~>=~ word and k.lexeme ~<~ (word || chr(65535)))) then
+    return array[word];
+  end if;
+  if char_length(word) < 5 or word ~ '[^[:alpha:]]' then
+    return array[word];
+  end if;
+
+  if char_length(word) >= 7 then
+    -- The words of the knowledge base and of the synonym table (whose synonyms passages may have).
+    select v.lexeme into repaired
+      from (
+        select k.lexeme, k.passages from private.knowledge_terms k
+         where k.lexeme ~>=~ left(word, 3) and k.lexeme ~<~ (left(word, 3) || chr(65535))
+        union all
+        select s.lexeme, 0 from private.synonyms s where left(s.lexeme, 3) = left(word, 3) and not s.evidence_only
+      ) v
+     where char_length(v.lexeme) between char_length(word) - typo_edits and char_length(word) + typo_edits
+       and extensions.levenshtein_less_equal(v.lexeme, word, typo_edits)
+           <= case when char_length(word) >= 9 then typo_edits else 1 end
+     order by extensions.levenshtein(v.lexeme, word), abs(char_length(v.lexeme) - char_length(word)), v.passages desc, v.lexeme
+     limit 1;
+    if repaired is not null then
+      return array[repaired];
+    end if;
+  end if;
+
+  -- A compound of two words the knowledge base has: the longest of its words (five letters or
+  -- more) the compound begins with, and the longest (three or more) it ends with, not overlapping,
+  -- with at most six letters between them (an ending and a joint: "Stressbewält|igungs|kurs").
+  select k.lexeme into modifier
+    from generate_series(char_length(word) - 3, 5, -1) as n
+    join private.knowledge_terms k on k.lexeme = left(word, n.n)
+   order by n.n desc
+   limit 1;
+  if modifier is not null then
+    select k.lexeme into head
+      from generate_series(char_length(word) - char_length(modifier), 3, -1) as n
+      join private.knowledge_terms k on k.lexeme = right(word, n.n)
+     where char_length(word) - char_length(modifier) - n.n <= 6
+     order by n.n desc
+     limit 1;
+    if head is not null then
+      return array[modifier, head];
+    end if;
+  end if;
+  return array[word];
+end
+$$;
+
+-- Name: term_query(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer) RETURNS record
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  with forms as (
+    select word as form
+    union
+    select s2.lexeme
+      from private.synonyms s1
+      join private.synonyms s2 on s2.grp = s1.grp and s2.lexeme <> s1.lexeme
+     where s1.lexeme = word and not s1.evidence_only
+  ),
+  quoted as (
+    select f.form,
+           format('''%s''', replace(replace(f.form, '\', '\\'), '''', '''''')) as literal,
+           char_length(f.form) >= 4 and f.form !~ '[^[:alpha:]]' as as_prefix
+      from forms f
+  ),
+  heads as (
+    -- Compounds ending in the word itself (four letters or more: "Tank" – "Wassertank"; shorter
+    -- ones end too many unrelated words: "Tag" – "Vertrag"). Not those of its synonyms: they end
+    -- unrelated words as easily ("Urlaub" – "frei" – "gewaltfrei"), and the synonym table names
+    -- the compounds that matter ("Sonderurlaub").
+    select h.lexeme, h.passages
+      from quoted q
+      cross join lateral (
+        select k.lexeme, k.passages
+          from private.knowledge_terms k
+         where q.form = word and char_length(q.form) >= 4 and q.form !~ '[^[:alpha:]]'
+           and k.reversed ~>=~ reverse(q.form) and k.reversed ~<~ (reverse(q.form) || chr(65535))
+           -- A compound: at least three letters before the form ("Wasser|tank", not "G|reifen").
+           and char_length(k.lexeme) >= char_length(q.form) + 3
+           and not (q.as_prefix and left(k.lexeme, char_length(q.form)) = q.form)
+         order by k.passages desc, k.lexeme
+         limit 6
+      ) h
+  ),
+  held as (
+    select k.lexeme, k.passages
+      from quoted q
+      join private.knowledge_terms k
+        on k.lexeme ~>=~ q.form and k.lexeme ~<~ (q.form || case when q.as_prefix then chr(65535) else chr(1) end)
+    union
+    select h.lexeme, h.passages from heads h
+  ),
+  thesaurus as (
+    select distinct k.lexeme, k.passages
+      from private.thesaurus t1
+      join private.thesaurus t2 on t2.grp = t1.grp and t2.lexeme <> t1.lexeme
+      join private.knowledge_terms k on k.lexeme = t2.lexeme
+     where t1.lexeme = word
+       and not exists (select from held h)
+       and not exists (select from private.question_words q where q.lexeme = k.lexeme)
+  )
+  select (
+           select string_agg(q.literal || case when q.as_prefix then ':*' else '' end, ' | ') from quoted q
+         )::tsquery
+         || coalesce((select string_agg(format('''%s''', replace(replace(h.lexeme, '\', '\\'), '''', '''''')), ' | ') from heads h)::tsquery,
+                     ''::tsquery),
+         coalesce((select sum(held.passages) from held), 0)::integer,
+         (select string_agg(format('''%s''', replace(replace(t.lexeme, '\', '\\'), '''', '''''')), ' | ') from thesaurus t)::tsquery,
+         coalesce((select sum(t.passages) from thesaurus t), 0)::integer
+$$;
+
+-- Name: thesaurus_share(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.thesaurus_share() RETURNS real
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$ select 0.6::real $$;
+
+-- Name: track_knowledge_terms(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.track_knowledge_terms() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    perform private.count_knowledge_terms(array(select n.fts from new_rows n), 1);
+  elsif tg_op = 'DELETE' then
+    perform private.count_knowledge_terms(array(select o.fts from old_rows o), -1);
+  else
+    -- Only rows whose words changed (storing an embedding changes none).
+    perform private.count_knowledge_terms(
+      array(select o.fts from old_rows o join new_rows n on n.id = o.id where n.fts is distinct from o.fts), -1);
+    perform private.count_knowledge_terms(
+      array(select n.fts from old_rows o join new_rows n on n.id = o.id where n.fts is distinct from o.fts), 1);
+  end if;
+  return null;
+end
+$$;
+
+-- Name: vector_candidates(extensions.vector, integer); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.vector_candidates(query_embedding extensions.vector, nearest integer) RETURNS TABLE(chunk_id bigint, language text, similarity real)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+begin
+  -- Without an embedding there is nothing to compare (and the index is not walked at all).
+  if query_embedding is null then
+    return;
+  end if;
+  return query
+    select n.id, d.language, n.similarity
+      from (
+        select c.id, c.document_id,
+               (1 - (c.embedding operator(extensions.<=>) query_embedding))::real as similarity
+          from public.document_chunks c
+         where c.embedding is not null
+         order by c.embedding operator(extensions.<=>) query_embedding
+         limit nearest
+      ) n
+      join public.documents d on d.id = n.document_id
+     where d.status = 'COMPLETED'
+     order by n.similarity desc, n.id;
+end
+$$;
+
+-- Name: admin_stats(); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.admin_stats() RETURNS json
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  -- Calendar months as the operators in Germany see them.
+  this_month constant timestamptz := date_trunc('month', now(), 'Europe/Berlin');
+  last_month constant timestamptz := date_trunc('month', this_month - interval '1 day', 'Europe/Berlin');
+  started_this_month bigint;
+  started_last_month bigint;
+begin
+  if not ((select public.is_admin()) or (select auth.role()) = 'service_role') then
+    raise exception 'only admins may read the statistics' using errcode = '42501';
+  end if;
+
+  select count(*) filter (where c.started_at >= this_month),
+         count(*) filter (where c.started_at >= last_month and c.started_at < this_month)
+    into started_this_month, started_last_month
+    from public.conversations c
+   where c.started_at >= last_month;
+
+  return json_build_object(
+    'totalUsers', (select count(*) from public.users),
+    'activeConversations',
+      (select count(*) from public.conversations c where c.last_message_at >= now() - interval '24 hours'),
+    'documentsProcessed', (select count(*) from public.documents d where d.status = 'COMPLETED'),
+    'averageRating',
+      (select round(avg(c.rating)::numeric, 1) from public.conversations c where c.rating is not null),
+    'conversationGrowth',
+      case
+        when started_last_month = 0 then null
+        else round((started_this_month - started_last_month) * 100.0 / started_last_month, 1)
+      end
+  );
+end
+$$;
+
+-- Name: FUNCTION admin_stats(); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.admin_stats() IS 'Admin only: {totalUsers, activeConversations (24 h), documentsProcessed, averageRating, conversationGrowth (% vs last month)}.';
+
+-- Name: admit_request(text, text, integer, integer, integer, integer, text, bigint, bigint, bigint); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer DEFAULT 0, p_lease_seconds integer DEFAULT 120, p_kind text DEFAULT NULL::text, p_amount bigint DEFAULT 0, p_cap bigint DEFAULT NULL::bigint, p_budget bigint DEFAULT NULL::bigint) RETURNS json
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  now_ts constant timestamptz := now();
+  today constant date := (select public.spend_day());
+  minute_start constant timestamptz := date_trunc('minute', now_ts);
+  day_start constant timestamptz := date_trunc('day', now_ts, 'Europe/Berlin');
+  seconds_to_tomorrow constant integer :=
+    greatest(1, ceil(extract(epoch from (day_start + interval '1 day') - now_ts))::integer);
+  minute_elapsed constant double precision := extract(epoch from now_ts - minute_start);
+  minute_count integer;
+  previous_count integer;
+  carried double precision;
+  day_count integer;
+  streams integer;
+  reserved json;
+  lease uuid;
+begin
+  if (select auth.role()) is distinct from 'service_role' then
+    raise exception 'only the functions may admit requests' using errcode = '42501';
+  end if;
+
+  -- Requests of one client are admitted one after the other, whichever instance serves them.
+  perform private.client_lock(p_client);
+
+  if p_kind is not null then
+    if coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = p_kind), 0) >= p_cap then
+      return json_build_object('allowed', false, 'reason', 'spend_cap', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
+    end if;
+    if coalesce((select c.amount from public.client_spend c
+                  where c.day = today and c.client = p_client and c.kind = p_kind), 0) >= p_budget then
+      return json_build_object('allowed', false, 'reason', 'budget', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
+    end if;
+  end if;
+
+  insert into public.request_counts as r (fn, client, window_kind, window_start, count)
+  values (p_fn, p_client, 'minute', minute_start, 1)
+  on conflict (fn, client, window_kind, window_start) do update set count = r.count + 1
+  returning r.count into minute_count;
+  previous_count := coalesce((select r.count from public.request_counts r
+    where r.fn = p_fn and r.client = p_client and r.window_kind = 'minute'
+      and r.window_start = minute_start - interval '1 minute'), 0);
+  carried := previous_count * (1 - minute_elapsed / 60);
+  if minute_count + carried > p_per_minute then
+    return json_build_object('allowed', false, 'reason', 'rate_minute',
+      'retryAfter', private.minute_retry_after(minute_count, previous_count, minute_elapsed, p_per_minute));
+  end if;
+
+  insert into public.request_counts as r (fn, client, window_kind, window_start, count)
+  values (p_fn, p_client, 'day', day_start, 1)
+  on conflict (fn, client, window_kind, window_start) do update set count = r.count + 1
+  returning r.count into day_count;
+  if day_count > p_per_day then
+    return json_build_object('allowed', false, 'reason', 'rate_day', 'retryAfter', seconds_to_tomorrow);
+  end if;
+
+  if p_max_concurrent > 0 then
+    delete from public.active_streams a where a.fn = p_fn and a.client = p_client and a.expires_at <= now_ts;
+    select count(*) into streams from public.active_streams a where a.fn = p_fn and a.client = p_client;
+    if streams >= p_max_concurrent then
+      return json_build_object('allowed', false, 'reason', 'concurrency', 'retryAfter', 5);
+    end if;
+  end if;
+
+  if p_kind is not null and p_amount > 0 then
+    reserved := public.reserve_spend(p_client, p_kind, p_amount, p_cap, p_budget);
+    if (reserved ->> 'allowed')::boolean is not true then
+      return reserved;
+    end if;
+  end if;
+
+  if p_max_concurrent > 0 then
+    insert into public.active_streams (fn, client, expires_at)
+    values (p_fn, p_client, now_ts + make_interval(secs => p_lease_seconds))
+    returning id into lease;
+  end if;
+
+  -- Old rows go now and then; the tables stay small without a scheduled job. Reservations of
+  -- requests that never settled stay counted in their day's spend.
+  if random() < 0.01 then
+    delete from public.request_counts r where r.window_start < now_ts - interval '2 days';
+    delete from public.client_spend c where c.day < today - 2;
+    delete from public.spend_reservations s where s.day < today - 2;
+  end if;
+
+  return json_build_object('allowed', true, 'lease', lease, 'reservation', reserved ->> 'reservation');
+end
+$$;
+
+-- Name: documents; Type: TABLE; Schema: public
+CREATE TABLE public.documents (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    title text NOT NULL,
+    type text DEFAULT 'PDF'::text NOT NULL,
+    url text NOT NULL,
+    status public.document_status DEFAULT 'PROCESSING'::public.document_status NOT NULL,
+    created_by uuid DEFAULT auth.uid(),
+    content text,
+    file_size bigint,
+    storage_path text,
+    error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    language text DEFAULT 'de'::text NOT NULL,
+    processing_started_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleting_since timestamp with time zone,
+    title_fts tsvector GENERATED ALWAYS AS (private.german_lexemes(regexp_replace(title, '\.pdf$|[_.]'::text, ' '::text, 'gi'::text))) STORED,
+    CONSTRAINT documents_error_reason CHECK (((status = 'ERROR'::public.document_status) = (error IS NOT NULL))),
+    CONSTRAINT documents_file_size_check CHECK ((file_size >= 0)),
+    CONSTRAINT documents_language CHECK ((language = ANY (ARRAY['de'::text, 'other'::text]))),
+    CONSTRAINT documents_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 500))),
+    CONSTRAINT documents_type_check CHECK ((type = 'PDF'::text))
+);
+
+-- Name: TABLE documents; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.documents IS 'Knowledge-base files: an uploaded PDF, its URL and storage key, processing status, extracted text and language.';
+
+-- Name: COLUMN documents.url; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.documents.url IS 'URL of the file on the Storage API''s authenticated route (the bucket is private); the admin area opens it through a signed URL.';
+
+-- Name: COLUMN documents.content; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.documents.content IS 'Extracted text (null until processed); searched through document_chunks.';
+
+-- Name: COLUMN documents.file_size; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.documents.file_size IS 'Size of the uploaded file in bytes.';
+
+-- Name: COLUMN documents.storage_path; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.documents.storage_path IS 'Object key in the document-uploads bucket, used to delete the file.';
+
+-- Name: COLUMN documents.error; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.documents.error IS 'Why processing failed; set exactly when status is ERROR.';
+
+-- Name: COLUMN documents.language; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.documents.language IS 'The language of the document''s text: de (German) or other; set by ingest_document_text().';
+
+-- Name: COLUMN documents.processing_started_at; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.documents.processing_started_at IS 'When the current (or last) processing run began: set at upload and whenever the status becomes PROCESSING again.';
+
+-- Name: COLUMN documents.deleting_since; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.documents.deleting_since IS 'Set when a delete has begun (passages dropped, file being removed); the row itself goes last.';
+
+-- Name: COLUMN documents.title_fts; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.documents.title_fts IS 'The lexemes of the title (extension and separators dropped), context for its passages.';
+
+-- Name: begin_document_delete(uuid); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.begin_document_delete(document_id uuid) RETURNS public.documents
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  target_id constant uuid := begin_document_delete.document_id;
+  doc public.documents;
+begin
+  perform private.require_document_admin('delete');
+
+  perform 1 from public.documents d where d.id = target_id for update;
+  if not found then
+    raise exception 'document % not found', target_id using errcode = 'PT404';
+  end if;
+
+  delete from public.document_chunks c where c.document_id = target_id;
+  update public.documents d
+     set deleting_since = coalesce(d.deleting_since, now())
+   where d.id = target_id
+  returning * into doc;
+  return doc;
+end
+$$;
+
+-- Name: FUNCTION begin_document_delete(document_id uuid); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.begin_document_delete(document_id uuid) IS 'Admin only: first step of a delete (row marked deleting_since, passages dropped); file and row follow.';
+
+-- Name: begin_document_reprocessing(uuid); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.begin_document_reprocessing(document_id uuid) RETURNS public.documents
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  target_id constant uuid := begin_document_reprocessing.document_id;
+  doc public.documents;
+begin
+  perform private.require_document_admin('process');
+
+  select * into doc from public.documents d where d.id = target_id for update;
+  if not found then
+    raise exception 'document % not found', target_id using errcode = 'PT404';
+  end if;
+  if doc.deleting_since is not null then
+    raise exception 'document % is being deleted', target_id using errcode = 'PT410';
+  end if;
+  if doc.status = 'COMPLETED' then
+    raise exception 'document % is already processed', target_id using errcode = 'PT409';
+  end if;
+  if doc.status = 'PROCESSING' and doc.processing_started_at > now() - private.document_stuck_after() then
+    raise exception 'document % is still being processed', target_id using errcode = 'PT409';
+  end if;
+
+  delete from public.document_chunks c where c.document_id = target_id;
+  update public.documents d
+     set status = 'PROCESSING',
+         error = null,
+         content = null,
+         processing_started_at = now()
+   where d.id = target_id
+  returning * into doc;
+  return doc;
+end
+$$;
+
+-- Name: FUNCTION begin_document_reprocessing(document_id uuid); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.begin_document_reprocessing(document_id uuid) IS 'Admin only: claims an ERROR or stuck PROCESSING document for processing again (PROCESSING, passages dropped).';
+
+-- Name: count_answered_question(uuid); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.count_answered_question(conversation_id uuid) RETURNS uuid
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if (select auth.role()) is distinct from 'service_role' then
+    raise exception 'only the coach function counts messages' using errcode = '42501';
+  end if;
+  insert into public.conversations as c (id, message_count)
+  values (count_answered_question.conversation_id, 1)
+  on conflict (id) do update
+    set message_count = c.message_count + 1,
+        last_message_at = greatest(now(), c.last_message_at);
+  return count_answered_question.conversation_id;
+end
+$$;
+
+-- Name: FUNCTION count_answered_question(conversation_id uuid); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.count_answered_question(conversation_id uuid) IS 'Counts an answered question in the conversation (one more message, last activity now), starting the conversation with this id when there is none yet. Service role only (the coach function).';
+
+-- Name: ensure_active_voice_config(); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.ensure_active_voice_config() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select from public.voice_configs where is_active) then
+    raise exception 'exactly one voice configuration must stay active'
+      using errcode = '23514', table = 'voice_configs';
+  end if;
+  return null;
+end
+$$;
+
+-- Name: FUNCTION ensure_active_voice_config(); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.ensure_active_voice_config() IS 'Constraint trigger: keeps one active voice configuration.';
+
+-- Name: handle_auth_user_change(); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.handle_auth_user_change() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'DELETE' then
+    delete from public.users where id = old.id;
+    return old;
+  end if;
+
+  insert into public.users (id, email, role, created_at)
+  values (new.id, new.email, new.raw_app_meta_data ->> 'role', coalesce(new.created_at, now()))
+  on conflict (id) do update
+    set email = excluded.email,
+        role = excluded.role;
+  return new;
+end
+$$;
+
+-- Name: FUNCTION handle_auth_user_change(); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.handle_auth_user_change() IS 'Trigger on auth.users: keeps public.users in step.';
+
+-- Name: ingest_document_text(uuid, text); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.ingest_document_text(document_id uuid, text text) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  target_id constant uuid := ingest_document_text.document_id;
+  body constant text := ingest_document_text.text;
+  marked timestamptz;
+  written integer;
+begin
+  perform private.require_document_admin('process');
+
+  select d.deleting_since into marked from public.documents d where d.id = target_id for update;
+  if not found then
+    raise exception 'document % not found', target_id using errcode = 'PT404';
+  end if;
+  if marked is not null then
+    raise exception 'document % is being deleted', target_id using errcode = 'PT410';
+  end if;
+
+  delete from public.document_chunks c where c.document_id = target_id;
+
+  if body is null or body !~ '[[:alnum:]]' then
+    update public.documents d
+       set status = 'ERROR',
+           error = 'Das Dokument enthält keinen lesbaren Text.',
+           content = null
+     where d.id = target_id;
+    return 0;
+  end if;
+
+  insert into public.document_chunks (document_id, ordinal, heading, content)
+  select target_id, p.ordinal, p.heading, p.content
+    from private.document_passages(body) p;
+  get diagnostics written = row_count;
+
+  update public.documents d
+     set status = 'COMPLETED',
+         error = null,
+         content = body,
+         language = private.detect_language(body)
+   where d.id = target_id;
+  return written;
+end
+$$;
+
+-- Name: FUNCTION ingest_document_text(document_id uuid, text text); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.ingest_document_text(document_id uuid, text text) IS 'Admin only: stores the extracted text, rewrites the passages along the text''s structure and sets COMPLETED (or ERROR when the text is empty).';
+
+-- Name: is_admin(); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.is_admin() RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(((select auth.jwt()) -> 'app_metadata' ->> 'role') = 'admin', false)
+$$;
+
+-- Name: FUNCTION is_admin(); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.is_admin() IS 'True when the request''s JWT carries app_metadata.role = admin. Used by policies and admin-only functions.';
+
+-- Name: record_spend(text, bigint); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.record_spend(p_kind text, p_amount bigint) RETURNS bigint
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  insert into public.daily_spend as s (day, kind, amount)
+  values ((select public.spend_day()), p_kind, greatest(p_amount, 0))
+  on conflict (day, kind) do update set amount = s.amount + greatest(excluded.amount, 0)
+  returning s.amount
+$$;
+
+-- Name: refresh_document_text(uuid, text); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.refresh_document_text(document_id uuid, text text) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  target_id constant uuid := refresh_document_text.document_id;
+  body constant text := refresh_document_text.text;
+  doc public.documents;
+  kept jsonb;
+  written integer;
+begin
+  perform private.require_document_admin('process');
+
+  select * into doc from public.documents d where d.id = target_id for update;
+  if not found then
+    raise exception 'document % not found', target_id using errcode = 'PT404';
+  end if;
+  if doc.deleting_since is not null then
+    raise exception 'document % is being deleted', target_id using errcode = 'PT410';
+  end if;
+  if doc.status <> 'COMPLETED' then
+    raise exception 'document % is not processed', target_id using errcode = 'PT409';
+  end if;
+  if body is null or body !~ '[[:alnum:]]' then
+    raise exception 'the new text of document % has nothing readable', target_id using errcode = 'PT422';
+  end if;
+
+  -- The embeddings of the passages so far, by their text.
+  select coalesce(jsonb_object_agg(e.content, e.embedding), '{}'::jsonb) into kept
+    from (select distinct on (c.content) c.content, c.embedding::text as embedding
+            from public.document_chunks c
+           where c.document_id = target_id and c.embedding is not null) e;
+
+  delete from public.document_chunks c where c.document_id = target_id;
+  insert into public.document_chunks (document_id, ordinal, heading, content, embedding)
+  select target_id, p.ordinal, p.heading, p.content, (kept ->> p.content)::extensions.vector
+    from private.document_passages(body) p;
+  get diagnostics written = row_count;
+
+  update public.documents d
+     set content = body,
+         language = private.detect_language(body)
+   where d.id = target_id;
+  return written;
+end
+$$;
+
+-- Name: FUNCTION refresh_document_text(document_id uuid, text text); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.refresh_document_text(document_id uuid, text text) IS 'Admin only: replaces a COMPLETED document''s text and passages with a new extraction in one step; unchanged passages keep their embeddings.';
+
+-- Name: release_stream(uuid); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.release_stream(p_lease uuid) RETURNS void
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$ delete from public.active_streams a where a.id = p_lease $$;
+
+-- Name: reserve_spend(text, text, bigint, bigint, bigint); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) RETURNS json
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  today constant date := (select public.spend_day());
+  seconds_to_tomorrow constant integer := greatest(1, ceil(extract(epoch from
+    (date_trunc('day', now(), 'Europe/Berlin') + interval '1 day') - now()))::integer);
+  wanted constant bigint := greatest(coalesce(p_amount, 0), 0);
+  reserved uuid;
+begin
+  if (select auth.role()) is distinct from 'service_role' then
+    raise exception 'only the functions may reserve spend' using errcode = '42501';
+  end if;
+  perform private.client_lock(p_client);
+
+  -- The day's cap first, so that a request over both is told the cap (everyone waits for tomorrow).
+  insert into public.daily_spend as s (day, kind, amount)
+  select today, p_kind, wanted where wanted <= p_cap
+  on conflict (day, kind) do update set amount = s.amount + excluded.amount
+    where s.amount + excluded.amount <= p_cap;
+  if not found then
+    return json_build_object('allowed', false, 'reason', 'spend_cap', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
+  end if;
+
+  insert into public.client_spend as c (day, client, kind, amount)
+  select today, p_client, p_kind, wanted where wanted <= p_budget
+  on conflict (day, client, kind) do update set amount = c.amount + excluded.amount
+    where c.amount + excluded.amount <= p_budget;
+  if not found then
+    -- Given back within the same transaction: no other request ever saw it.
+    update public.daily_spend s set amount = s.amount - wanted where s.day = today and s.kind = p_kind;
+    return json_build_object('allowed', false, 'reason', 'budget', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
+  end if;
+
+  insert into public.spend_reservations (day, client, kind, amount)
+  values (today, p_client, p_kind, wanted)
+  returning id into reserved;
+  return json_build_object('allowed', true, 'reservation', reserved);
+end
+$$;
+
+-- Name: search_knowledge(text, integer, text, extensions.vector); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.search_knowledge(query text, match_count integer DEFAULT 5, previous text DEFAULT NULL::text, query_embedding extensions.vector DEFAULT NULL::extensions.vector) RETURNS TABLE(document_id uuid, document_title text, chunk_ordinal integer, heading text, content text, rank real, matched_terms text[], language text, evidence jsonb)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    SET enable_seqscan TO 'off'
+    AS $$
+#variable_conflict use_column
+declare
+  wanted constant integer := greatest(1, least(coalesce(match_count, 5), 5));
+  terms private.search_term[];
+begin
+  terms := array(select t from private.search_terms(query, previous) as t);
+  if query_embedding is null and not exists (select from unnest(terms) as t where t.weight > 0) then
+    return;
+  end if;
+
+  return query
+    with best as (
+      select f.* from private.fused_candidates(terms, query_embedding, wanted) as f
+    ),
+    unique_passages as (
+      select distinct on (u.fingerprint) u.*
+        from (
+          select b.*, c.document_id, d.title, c.ordinal, c.heading, c.content, c.fts, d.created_at,
+                 md5(lower(regexp_replace(c.heading || E'\n' || c.content, '\s+', ' ', 'g'))) as fingerprint
+            from best b
+            join public.document_chunks c on c.id = b.chunk_id
+            join public.documents d on d.id = c.document_id
+        ) u
+       order by u.fingerprint, u.fusion desc, u.created_at desc, u.document_id, u.ordinal
+    ),
+    chosen as (
+      select u.*
+        from unique_passages u
+       order by u.fusion desc, u.score desc, u.density desc, u.document_id, u.ordinal
+       limit wanted
+    )
+    select c.document_id, c.title, c.ordinal, c.heading, c.content, c.score, c.matched, c.language,
+           private.passage_evidence(c.fts, terms)
+      from chosen c
+     order by c.fusion desc, c.score desc, c.density desc, c.document_id, c.ordinal;
+end
+$$;
+
+-- Name: FUNCTION search_knowledge(query text, match_count integer, previous text, query_embedding extensions.vector); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.search_knowledge(query text, match_count integer, previous text, query_embedding extensions.vector) IS 'Passages of COMPLETED documents that answer a German question (weighted share of its terms at or above 0.3; slips, compounds and synonyms matched; fused with the passages nearest to query_embedding when given), best first; at most match_count (1..5, default 5). previous: the previous user turn for follow-ups.';
+
+-- Name: set_updated_at(); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.set_updated_at() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  new.updated_at := now();
+  return new;
+end
+$$;
+
+-- Name: FUNCTION set_updated_at(); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.set_updated_at() IS 'Trigger: stamps updated_at on every update.';
+
+-- Name: settle_spend(uuid, bigint); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.settle_spend(p_reservation uuid, p_amount bigint) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  reservation public.spend_reservations;
+  actual constant bigint := greatest(coalesce(p_amount, 0), 0);
+begin
+  if (select auth.role()) is distinct from 'service_role' then
+    raise exception 'only the functions may settle spend' using errcode = '42501';
+  end if;
+  delete from public.spend_reservations r where r.id = p_reservation returning r.* into reservation;
+  if reservation.id is null then
+    return null;
+  end if;
+  perform private.client_lock(reservation.client);
+  update public.client_spend c set amount = greatest(0, c.amount + actual - reservation.amount)
+   where c.day = reservation.day and c.client = reservation.client and c.kind = reservation.kind;
+  update public.daily_spend s set amount = greatest(0, s.amount + actual - reservation.amount)
+   where s.day = reservation.day and s.kind = reservation.kind;
+  return actual;
+end
+$$;
+
+-- Name: spend_day(); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.spend_day() RETURNS date
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$ select (now() at time zone 'Europe/Berlin')::date $$;
+
+-- Name: store_passage_embeddings(jsonb); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.store_passage_embeddings(items jsonb) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  written integer;
+begin
+  if not ((select public.is_admin()) or (select auth.role()) = 'service_role') then
+    raise exception 'only admins may store embeddings' using errcode = '42501';
+  end if;
+  update public.document_chunks c
+     set embedding = i.embedding::extensions.vector
+    from jsonb_to_recordset(coalesce(items, '[]'::jsonb)) as i (document_id uuid, ordinal integer, embedding text)
+   where c.document_id = i.document_id
+     and c.ordinal = i.ordinal;
+  get diagnostics written = row_count;
+  return written;
+end
+$$;
+
+-- Name: FUNCTION store_passage_embeddings(items jsonb); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.store_passage_embeddings(items jsonb) IS 'Stores passage embeddings [{document_id, ordinal, embedding}] (embed function, service role); returns the number of passages written.';
+
+-- Name: usage_today(); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.usage_today() RETURNS json
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+begin
+  if (select auth.role()) is distinct from 'service_role' then
+    raise exception 'only the functions may read the usage' using errcode = '42501';
+  end if;
+  return json_build_object(
+    'modelTokens', coalesce((select s.amount from public.daily_spend s where s.day = (select public.spend_day()) and s.kind = 'model_tokens'), 0),
+    'ttsCharacters', coalesce((select s.amount from public.daily_spend s where s.day = (select public.spend_day()) and s.kind = 'tts_characters'), 0),
+    'sttSeconds', coalesce((select s.amount from public.daily_spend s where s.day = (select public.spend_day()) and s.kind = 'stt_seconds'), 0)
+  );
+end
+$$;
+
+-- Name: context_words; Type: TABLE; Schema: private
+CREATE TABLE private.context_words (
+    lexeme text NOT NULL
+);
+
+-- Name: TABLE context_words; Type: COMMENT; Schema: private
+COMMENT ON TABLE private.context_words IS 'Lexemes of words that set the scene (times, seasons, people close to the visitor); an unknown one is not taken for the question''s topic.';
+
+-- Name: knowledge_stats; Type: TABLE; Schema: private
+CREATE TABLE private.knowledge_stats (
+    singleton boolean DEFAULT true NOT NULL,
+    passages bigint DEFAULT 0 NOT NULL,
+    lexemes bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT knowledge_stats_singleton_check CHECK (singleton)
+);
+
+-- Name: TABLE knowledge_stats; Type: COMMENT; Schema: private
+COMMENT ON TABLE private.knowledge_stats IS 'One row: the number of passages and the sum of their lexeme counts (for the average passage length).';
+
+-- Name: knowledge_terms; Type: TABLE; Schema: private
+CREATE TABLE private.knowledge_terms (
+    lexeme text NOT NULL,
+    passages integer DEFAULT 0 NOT NULL,
+    reversed text GENERATED ALWAYS AS (reverse(lexeme)) STORED
+);
+
+-- Name: TABLE knowledge_terms; Type: COMMENT; Schema: private
+COMMENT ON TABLE private.knowledge_terms IS 'Every lexeme of the passages with the number of passages holding it; the search''s word weights, typo repair and compound matching read it.';
+
+-- Name: COLUMN knowledge_terms.reversed; Type: COMMENT; Schema: private
+COMMENT ON COLUMN private.knowledge_terms.reversed IS 'The lexeme backwards, so compounds ending in a word are found through an index.';
+
+-- Name: question_words; Type: TABLE; Schema: private
+CREATE TABLE private.question_words (
+    lexeme text NOT NULL
+);
+
+-- Name: TABLE question_words; Type: COMMENT; Schema: private
+COMMENT ON TABLE private.question_words IS 'Lexemes of words that ask rather than name a topic; the search gives them no weight.';
+
+-- Name: synonyms; Type: TABLE; Schema: private
+CREATE TABLE private.synonyms (
+    grp integer NOT NULL,
+    lexeme text NOT NULL,
+    evidence_only boolean DEFAULT false NOT NULL
+);
+
+-- Name: TABLE synonyms; Type: COMMENT; Schema: private
+COMMENT ON TABLE private.synonyms IS 'German synonym groups as lexemes; a word finds the other words of its groups (evidence words only in that direction).';
+
+-- Name: thesaurus; Type: TABLE; Schema: private
+CREATE TABLE private.thesaurus (
+    grp integer NOT NULL,
+    lexeme text NOT NULL
+);
+
+-- Name: TABLE thesaurus; Type: COMMENT; Schema: private
+COMMENT ON TABLE private.thesaurus IS 'German synonym sets as lexemes (OpenThesaurus, LGPL 2.1; scripts/thesaurus.ts); a word finds the other lexemes of its sets at a lower weight.';
+
+-- Name: active_streams; Type: TABLE; Schema: public
+CREATE TABLE public.active_streams (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    fn text NOT NULL,
+    client text NOT NULL,
+    expires_at timestamp with time zone NOT NULL
+);
+
+-- Name: client_spend; Type: TABLE; Schema: public
+CREATE TABLE public.client_spend (
+    day date NOT NULL,
+    client text NOT NULL,
+    kind text NOT NULL,
+    amount bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT client_spend_amount_check CHECK ((amount >= 0)),
+    CONSTRAINT client_spend_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text])))
+);
+
+-- Name: TABLE client_spend; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.client_spend IS 'Per-client spend per day (Europe/Berlin) and kind, reservations included; the per-client daily budget is checked against it.';
+
+-- Name: conversations; Type: TABLE; Schema: public
+CREATE TABLE public.conversations (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    started_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_message_at timestamp with time zone DEFAULT now() NOT NULL,
+    message_count integer DEFAULT 0 NOT NULL,
+    rating smallint,
+    CONSTRAINT conversations_last_message_after_start CHECK ((last_message_at >= started_at)),
+    CONSTRAINT conversations_message_count_check CHECK ((message_count >= 0)),
+    CONSTRAINT conversations_rating_check CHECK (((rating >= 1) AND (rating <= 5)))
+);
+
+-- Name: TABLE conversations; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.conversations IS 'Anonymous coach sessions: start, last activity, message count and an optional 1-5 rating. No personal data.';
+
+-- Name: COLUMN conversations.rating; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.conversations.rating IS 'Visitor''s rating of the conversation, 1 to 5; null when not rated.';
+
+-- Name: daily_spend; Type: TABLE; Schema: public
+CREATE TABLE public.daily_spend (
+    day date NOT NULL,
+    kind text NOT NULL,
+    amount bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT daily_spend_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text])))
+);
+
+-- Name: document_chunks; Type: TABLE; Schema: public
+CREATE TABLE public.document_chunks (
+    id bigint NOT NULL,
+    document_id uuid NOT NULL,
+    ordinal integer NOT NULL,
+    content text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    embedding extensions.vector(1536),
+    heading text DEFAULT ''::text NOT NULL,
+    fts tsvector GENERATED ALWAYS AS ((setweight(private.german_lexemes(heading), 'A'::"char") || private.german_lexemes(content))) STORED,
+    CONSTRAINT document_chunks_content_check CHECK ((content <> ''::text)),
+    CONSTRAINT document_chunks_ordinal_check CHECK ((ordinal >= 1))
+);
+
+-- Name: TABLE document_chunks; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.document_chunks IS 'Passages of a document''s text along its structure (under a heading, at most about 700 characters, whole list entries and table rows), searched by search_knowledge().';
+
+-- Name: COLUMN document_chunks.ordinal; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.document_chunks.ordinal IS 'Position of the passage in its document, starting at 1.';
+
+-- Name: COLUMN document_chunks.embedding; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.document_chunks.embedding IS 'The passage''s embedding (text-embedding-3-small), written by the embed function; null until embedded. New passages (a new or processed-again document) start without one.';
+
+-- Name: COLUMN document_chunks.heading; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.document_chunks.heading IS 'The heading the passage stands under (a numbered section''s parent first: "2 Optionen › 2.1 Beenden"); empty before the first heading.';
+
+-- Name: COLUMN document_chunks.fts; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.document_chunks.fts IS 'The lexemes of heading (weight A) and content, from private.german_lexemes().';
+
+-- Name: document_chunks_id_seq; Type: SEQUENCE; Schema: public
+ALTER TABLE public.document_chunks ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.document_chunks_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+-- Name: request_counts; Type: TABLE; Schema: public
+CREATE TABLE public.request_counts (
+    fn text NOT NULL,
+    client text NOT NULL,
+    window_kind text NOT NULL,
+    window_start timestamp with time zone NOT NULL,
+    count integer DEFAULT 0 NOT NULL,
+    CONSTRAINT request_counts_window_kind_check CHECK ((window_kind = ANY (ARRAY['minute'::text, 'day'::text])))
+);
+
+-- Name: spend_reservations; Type: TABLE; Schema: public
+CREATE TABLE public.spend_reservations (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    day date NOT NULL,
+    client text NOT NULL,
+    kind text NOT NULL,
+    amount bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT spend_reservations_amount_check CHECK ((amount >= 0)),
+    CONSTRAINT spend_reservations_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text])))
+);
+
+-- Name: TABLE spend_reservations; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.spend_reservations IS 'Open reservations: the largest cost of a request under way, counted in client_spend and daily_spend until settled.';
+
+-- Name: users; Type: TABLE; Schema: public
+CREATE TABLE public.users (
+    id uuid NOT NULL,
+    email text,
+    role text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+-- Name: TABLE users; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.users IS 'Operator profiles mirrored from auth.users (email, app_metadata.role). Written only by the auth trigger.';
+
+-- Name: COLUMN users.role; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.users.role IS 'app_metadata.role of the auth user, e.g. admin; null for a plain account.';
+
+-- Name: voice_configs; Type: TABLE; Schema: public
+CREATE TABLE public.voice_configs (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    stability double precision DEFAULT 0.25 NOT NULL,
+    similarity_boost double precision DEFAULT 0.75 NOT NULL,
+    style double precision DEFAULT 0.45 NOT NULL,
+    use_speaker_boost boolean DEFAULT true NOT NULL,
+    pitch double precision DEFAULT 1 NOT NULL,
+    speed double precision DEFAULT 1 NOT NULL,
+    is_active boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT voice_configs_pitch_check CHECK (((pitch >= (0.5)::double precision) AND (pitch <= (2)::double precision))),
+    CONSTRAINT voice_configs_similarity_boost_check CHECK (((similarity_boost >= (0)::double precision) AND (similarity_boost <= (1)::double precision))),
+    CONSTRAINT voice_configs_speed_check CHECK (((speed >= (0.5)::double precision) AND (speed <= (2)::double precision))),
+    CONSTRAINT voice_configs_stability_check CHECK (((stability >= (0)::double precision) AND (stability <= (1)::double precision))),
+    CONSTRAINT voice_configs_style_check CHECK (((style >= (0)::double precision) AND (style <= (1)::double precision)))
+);
+
+-- Name: TABLE voice_configs; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.voice_configs IS 'Voice settings of the coach (slider values). The row with is_active = true is the one in use.';
+
+-- Name: context_words context_words_pkey; Type: CONSTRAINT; Schema: private
+ALTER TABLE ONLY private.context_words
+    ADD CONSTRAINT context_words_pkey PRIMARY KEY (lexeme);
+
+-- Name: knowledge_stats knowledge_stats_pkey; Type: CONSTRAINT; Schema: private
+ALTER TABLE ONLY private.knowledge_stats
+    ADD CONSTRAINT knowledge_stats_pkey PRIMARY KEY (singleton);
+
+-- Name: knowledge_terms knowledge_terms_pkey; Type: CONSTRAINT; Schema: private
+ALTER TABLE ONLY private.knowledge_terms
+    ADD CONSTRAINT knowledge_terms_pkey PRIMARY KEY (lexeme);
+
+-- Name: question_words question_words_pkey; Type: CONSTRAINT; Schema: private
+ALTER TABLE ONLY private.question_words
+    ADD CONSTRAINT question_words_pkey PRIMARY KEY (lexeme);
+
+-- Name: synonyms synonyms_pkey; Type: CONSTRAINT; Schema: private
+ALTER TABLE ONLY private.synonyms
+    ADD CONSTRAINT synonyms_pkey PRIMARY KEY (grp, lexeme);
+
+-- Name: thesaurus thesaurus_pkey; Type: CONSTRAINT; Schema: private
+ALTER TABLE ONLY private.thesaurus
+    ADD CONSTRAINT thesaurus_pkey PRIMARY KEY (grp, lexeme);
+
+-- Name: active_streams active_streams_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.active_streams
+    ADD CONSTRAINT active_streams_pkey PRIMARY KEY (id);
+
+-- Name: client_spend client_spend_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.client_spend
+    ADD CONSTRAINT client_spend_pkey PRIMARY KEY (day, client, kind);
+
+-- Name: conversations conversations_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.conversations
+    ADD CONSTRAINT conversations_pkey PRIMARY KEY (id);
+
+-- Name: daily_spend daily_spend_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.daily_spend
+    ADD CONSTRAINT daily_spend_pkey PRIMARY KEY (day, kind);
+
+-- Name: document_chunks document_chunks_document_ordinal_key; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.document_chunks
+    ADD CONSTRAINT document_chunks_document_ordinal_key UNIQUE (document_id, ordinal);
+
+-- Name: document_chunks document_chunks_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.document_chunks
+    ADD CONSTRAINT document_chunks_pkey PRIMARY KEY (id);
+
+-- Name: documents documents_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.documents
+    ADD CONSTRAINT documents_pkey PRIMARY KEY (id);
+
+-- Name: documents documents_storage_path_key; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.documents
+    ADD CONSTRAINT documents_storage_path_key UNIQUE (storage_path);
+
+-- Name: request_counts request_counts_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.request_counts
+    ADD CONSTRAINT request_counts_pkey PRIMARY KEY (fn, client, window_kind, window_start);
+
+-- Name: spend_reservations spend_reservations_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.spend_reservations
+    ADD CONSTRAINT spend_reservations_pkey PRIMARY KEY (id);
+
+-- Name: users users_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.users
+    ADD CONSTRAINT users_pkey PRIMARY KEY (id);
+
+-- Name: voice_configs voice_configs_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.voice_configs
+    ADD CONSTRAINT voice_configs_pkey PRIMARY KEY (id);
+
+-- Name: knowledge_terms_prefix_idx; Type: INDEX; Schema: private
+CREATE INDEX knowledge_terms_prefix_idx ON private.knowledge_terms USING btree (lexeme text_pattern_ops);
+
+-- Name: knowledge_terms_reversed_idx; Type: INDEX; Schema: private
+CREATE INDEX knowledge_terms_reversed_idx ON private.knowledge_terms USING btree (reversed text_pattern_ops);
+
+-- Name: synonyms_lexeme_idx; Type: INDEX; Schema: private
+CREATE INDEX synonyms_lexeme_idx ON private.synonyms USING btree (lexeme);
+
+-- Name: thesaurus_lexeme_idx; Type: INDEX; Schema: private
+CREATE INDEX thesaurus_lexeme_idx ON private.thesaurus USING btree (lexeme);
+
+-- Name: active_streams_client; Type: INDEX; Schema: public
+CREATE INDEX active_streams_client ON public.active_streams USING btree (fn, client);
+
+-- Name: conversations_last_message_at_idx; Type: INDEX; Schema: public
+CREATE INDEX conversations_last_message_at_idx ON public.conversations USING btree (last_message_at);
+
+-- Name: conversations_started_at_idx; Type: INDEX; Schema: public
+CREATE INDEX conversations_started_at_idx ON public.conversations USING btree (started_at);
+
+-- Name: document_chunks_embedding_idx; Type: INDEX; Schema: public
+CREATE INDEX document_chunks_embedding_idx ON public.document_chunks USING hnsw (embedding extensions.vector_cosine_ops);
+
+-- Name: document_chunks_fts_idx; Type: INDEX; Schema: public
+CREATE INDEX document_chunks_fts_idx ON public.document_chunks USING gin (fts);
+
+-- Name: documents_created_at_idx; Type: INDEX; Schema: public
+CREATE INDEX documents_created_at_idx ON public.documents USING btree (created_at DESC);
+
+-- Name: documents_created_by_idx; Type: INDEX; Schema: public
+CREATE INDEX documents_created_by_idx ON public.documents USING btree (created_by);
+
+-- Name: documents_processing_idx; Type: INDEX; Schema: public
+CREATE INDEX documents_processing_idx ON public.documents USING btree (processing_started_at) WHERE (status = 'PROCESSING'::public.document_status);
+
+-- Name: voice_configs_single_active_idx; Type: INDEX; Schema: public
+CREATE UNIQUE INDEX voice_configs_single_active_idx ON public.voice_configs USING btree (is_active) WHERE is_active;
+
+-- Name: users on_auth_user_change; Type: TRIGGER; Schema: auth
+CREATE TRIGGER on_auth_user_change AFTER INSERT OR DELETE OR UPDATE OF email, raw_app_meta_data ON auth.users FOR EACH ROW EXECUTE FUNCTION public.handle_auth_user_change();
+
+-- Name: document_chunks document_chunks_count_deleted; Type: TRIGGER; Schema: public
+CREATE TRIGGER document_chunks_count_deleted AFTER DELETE ON public.document_chunks REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.track_knowledge_terms();
+
+-- Name: document_chunks document_chunks_count_inserted; Type: TRIGGER; Schema: public
+CREATE TRIGGER document_chunks_count_inserted AFTER INSERT ON public.document_chunks REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.track_knowledge_terms();
+
+-- Name: document_chunks document_chunks_count_updated; Type: TRIGGER; Schema: public
+CREATE TRIGGER document_chunks_count_updated AFTER UPDATE ON public.document_chunks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.track_knowledge_terms();
+
+-- Name: documents documents_set_updated_at; Type: TRIGGER; Schema: public
+CREATE TRIGGER documents_set_updated_at BEFORE UPDATE ON public.documents FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+-- Name: documents documents_stamp_processing_start; Type: TRIGGER; Schema: public
+CREATE TRIGGER documents_stamp_processing_start BEFORE UPDATE ON public.documents FOR EACH ROW EXECUTE FUNCTION private.stamp_processing_start();
+
+-- Name: voice_configs voice_configs_keep_one_active; Type: TRIGGER; Schema: public
+CREATE CONSTRAINT TRIGGER voice_configs_keep_one_active AFTER DELETE OR UPDATE OF is_active ON public.voice_configs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.ensure_active_voice_config();
+
+-- Name: voice_configs voice_configs_set_updated_at; Type: TRIGGER; Schema: public
+CREATE TRIGGER voice_configs_set_updated_at BEFORE UPDATE ON public.voice_configs FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+-- Name: document_chunks document_chunks_document_id_fkey; Type: FK CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.document_chunks
+    ADD CONSTRAINT document_chunks_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
+
+-- Name: documents documents_created_by_fkey; Type: FK CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.documents
+    ADD CONSTRAINT documents_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+
+-- Name: users users_id_fkey; Type: FK CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.users
+    ADD CONSTRAINT users_id_fkey FOREIGN KEY (id) REFERENCES auth.users(id) ON DELETE CASCADE;
+
+-- Name: documents Admins add documents; Type: POLICY; Schema: public
+CREATE POLICY "Admins add documents" ON public.documents FOR INSERT TO authenticated WITH CHECK (( SELECT public.is_admin() AS is_admin));
+
+-- Name: document_chunks Admins add passages; Type: POLICY; Schema: public
+CREATE POLICY "Admins add passages" ON public.document_chunks FOR INSERT TO authenticated WITH CHECK (( SELECT public.is_admin() AS is_admin));
+
+-- Name: voice_configs Admins add voices; Type: POLICY; Schema: public
+CREATE POLICY "Admins add voices" ON public.voice_configs FOR INSERT TO authenticated WITH CHECK (( SELECT public.is_admin() AS is_admin));
+
+-- Name: documents Admins change documents; Type: POLICY; Schema: public
+CREATE POLICY "Admins change documents" ON public.documents FOR UPDATE TO authenticated USING (( SELECT public.is_admin() AS is_admin)) WITH CHECK (( SELECT public.is_admin() AS is_admin));
+
+-- Name: document_chunks Admins change passages; Type: POLICY; Schema: public
+CREATE POLICY "Admins change passages" ON public.document_chunks FOR UPDATE TO authenticated USING (( SELECT public.is_admin() AS is_admin)) WITH CHECK (( SELECT public.is_admin() AS is_admin));
+
+-- Name: voice_configs Admins change voices; Type: POLICY; Schema: public
+CREATE POLICY "Admins change voices" ON public.voice_configs FOR UPDATE TO authenticated USING (( SELECT public.is_admin() AS is_admin)) WITH CHECK (( SELECT public.is_admin() AS is_admin));
+
+-- Name: documents Admins delete documents; Type: POLICY; Schema: public
+CREATE POLICY "Admins delete documents" ON public.documents FOR DELETE TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: document_chunks Admins delete passages; Type: POLICY; Schema: public
+CREATE POLICY "Admins delete passages" ON public.document_chunks FOR DELETE TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: voice_configs Admins delete voices; Type: POLICY; Schema: public
+CREATE POLICY "Admins delete voices" ON public.voice_configs FOR DELETE TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: conversations Admins read conversations; Type: POLICY; Schema: public
+CREATE POLICY "Admins read conversations" ON public.conversations FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: documents Admins read documents; Type: POLICY; Schema: public
+CREATE POLICY "Admins read documents" ON public.documents FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: users Admins read operator profiles; Type: POLICY; Schema: public
+CREATE POLICY "Admins read operator profiles" ON public.users FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: document_chunks Admins read passages; Type: POLICY; Schema: public
+CREATE POLICY "Admins read passages" ON public.document_chunks FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: voice_configs Signed-in users read the active voice, admins all voices; Type: POLICY; Schema: public
+CREATE POLICY "Signed-in users read the active voice, admins all voices" ON public.voice_configs FOR SELECT TO authenticated USING ((is_active OR ( SELECT public.is_admin() AS is_admin)));
+
+-- Name: voice_configs Visitors read the active voice; Type: POLICY; Schema: public
+CREATE POLICY "Visitors read the active voice" ON public.voice_configs FOR SELECT TO anon USING (is_active);
+
+-- Name: active_streams; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.active_streams ENABLE ROW LEVEL SECURITY;
+
+-- Name: client_spend; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.client_spend ENABLE ROW LEVEL SECURITY;
+
+-- Name: conversations; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.conversations ENABLE ROW LEVEL SECURITY;
+
+-- Name: daily_spend; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.daily_spend ENABLE ROW LEVEL SECURITY;
+
+-- Name: document_chunks; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.document_chunks ENABLE ROW LEVEL SECURITY;
+
+-- Name: documents; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.documents ENABLE ROW LEVEL SECURITY;
+
+-- Name: request_counts; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.request_counts ENABLE ROW LEVEL SECURITY;
+
+-- Name: spend_reservations; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.spend_reservations ENABLE ROW LEVEL SECURITY;
+
+-- Name: users; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.users ENABLE ROW LEVEL SECURITY;
+
+-- Name: voice_configs; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.voice_configs ENABLE ROW LEVEL SECURITY;
+
+-- Name: objects Admins delete document uploads; Type: POLICY; Schema: storage
+CREATE POLICY "Admins delete document uploads" ON storage.objects FOR DELETE TO authenticated USING (((bucket_id = 'document-uploads'::text) AND ( SELECT public.is_admin() AS is_admin)));
+
+-- Name: objects Admins read document uploads; Type: POLICY; Schema: storage
+CREATE POLICY "Admins read document uploads" ON storage.objects FOR SELECT TO authenticated USING (((bucket_id = 'document-uploads'::text) AND ( SELECT public.is_admin() AS is_admin)));
+
+-- Name: objects Admins replace document uploads; Type: POLICY; Schema: storage
+CREATE POLICY "Admins replace document uploads" ON storage.objects FOR UPDATE TO authenticated USING (((bucket_id = 'document-uploads'::text) AND ( SELECT public.is_admin() AS is_admin))) WITH CHECK (((bucket_id = 'document-uploads'::text) AND ( SELECT public.is_admin() AS is_admin)));
+
+-- Name: objects Admins upload documents; Type: POLICY; Schema: storage
+CREATE POLICY "Admins upload documents" ON storage.objects FOR INSERT TO authenticated WITH CHECK (((bucket_id = 'document-uploads'::text) AND ( SELECT public.is_admin() AS is_admin)));
+
+-- Name: supabase_realtime documents; Type: PUBLICATION TABLE; Schema: public
+ALTER PUBLICATION supabase_realtime ADD TABLE ONLY public.documents;
+
+-- Name: SCHEMA private; Type: ACL; Schema: -
+GRANT USAGE ON SCHEMA private TO authenticated;
+GRANT USAGE ON SCHEMA private TO service_role;
+
+-- Name: FUNCTION client_lock(p_client text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.client_lock(p_client text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.client_lock(p_client text) TO service_role;
+
+-- Name: FUNCTION count_knowledge_terms(vectors tsvector[], sign integer); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.count_knowledge_terms(vectors tsvector[], sign integer) FROM PUBLIC;
+
+-- Name: FUNCTION detect_language(source text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.detect_language(source text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.detect_language(source text) TO authenticated;
+GRANT ALL ON FUNCTION private.detect_language(source text) TO service_role;
+
+-- Name: FUNCTION document_passages(source text, max_chars integer); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.document_passages(source text, max_chars integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.document_passages(source text, max_chars integer) TO authenticated;
+GRANT ALL ON FUNCTION private.document_passages(source text, max_chars integer) TO service_role;
+
+-- Name: FUNCTION document_stuck_after(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.document_stuck_after() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.document_stuck_after() TO authenticated;
+GRANT ALL ON FUNCTION private.document_stuck_after() TO service_role;
+
+-- Name: FUNCTION fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real) TO authenticated;
+GRANT ALL ON FUNCTION private.fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real) TO service_role;
+
+-- Name: FUNCTION german_lexemes(source text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.german_lexemes(source text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.german_lexemes(source text) TO anon;
+GRANT ALL ON FUNCTION private.german_lexemes(source text) TO authenticated;
+GRANT ALL ON FUNCTION private.german_lexemes(source text) TO service_role;
+
+-- Name: FUNCTION german_spelling(source text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.german_spelling(source text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.german_spelling(source text) TO anon;
+GRANT ALL ON FUNCTION private.german_spelling(source text) TO authenticated;
+GRANT ALL ON FUNCTION private.german_spelling(source text) TO service_role;
+
+-- Name: FUNCTION heading_level(line text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.heading_level(line text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.heading_level(line text) TO authenticated;
+GRANT ALL ON FUNCTION private.heading_level(line text) TO service_role;
+
+-- Name: FUNCTION is_entry_line(line text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.is_entry_line(line text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.is_entry_line(line text) TO authenticated;
+GRANT ALL ON FUNCTION private.is_entry_line(line text) TO service_role;
+
+-- Name: FUNCTION is_heading_line(line text, alone boolean); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.is_heading_line(line text, alone boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.is_heading_line(line text, alone boolean) TO authenticated;
+GRANT ALL ON FUNCTION private.is_heading_line(line text, alone boolean) TO service_role;
+
+-- Name: FUNCTION joined_codes(question text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.joined_codes(question text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.joined_codes(question text) TO authenticated;
+GRANT ALL ON FUNCTION private.joined_codes(question text) TO service_role;
+
+-- Name: FUNCTION lexical_candidates(terms private.search_term[], wanted integer, floor_score real); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) TO authenticated;
+GRANT ALL ON FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) TO service_role;
+
+-- Name: FUNCTION minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer) TO service_role;
+
+-- Name: FUNCTION passage_evidence(fts tsvector, terms private.search_term[]); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) TO authenticated;
+GRANT ALL ON FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) TO service_role;
+
+-- Name: FUNCTION require_document_admin(action text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.require_document_admin(action text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.require_document_admin(action text) TO authenticated;
+GRANT ALL ON FUNCTION private.require_document_admin(action text) TO service_role;
+
+-- Name: FUNCTION search_terms(question text, previous text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.search_terms(question text, previous text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.search_terms(question text, previous text) TO authenticated;
+GRANT ALL ON FUNCTION private.search_terms(question text, previous text) TO service_role;
+
+-- Name: FUNCTION split_long_unit(unit text, max_chars integer); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.split_long_unit(unit text, max_chars integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.split_long_unit(unit text, max_chars integer) TO authenticated;
+GRANT ALL ON FUNCTION private.split_long_unit(unit text, max_chars integer) TO service_role;
+
+-- Name: FUNCTION stamp_processing_start(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.stamp_processing_start() FROM PUBLIC;
+
+-- Name: FUNCTION stand_ins(word text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.stand_ins(word text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.stand_ins(word text) TO authenticated;
+GRANT ALL ON FUNCTION private.stand_ins(word text) TO service_role;
+
+-- Name: FUNCTION term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer) TO authenticated;
+GRANT ALL ON FUNCTION private.term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer) TO service_role;
+
+-- Name: FUNCTION thesaurus_share(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.thesaurus_share() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.thesaurus_share() TO authenticated;
+GRANT ALL ON FUNCTION private.thesaurus_share() TO service_role;
+
+-- Name: FUNCTION track_knowledge_terms(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.track_knowledge_terms() FROM PUBLIC;
+
+-- Name: FUNCTION vector_candidates(query_embedding extensions.vector, nearest integer); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.vector_candidates(query_embedding extensions.vector, nearest integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.vector_candidates(query_embedding extensions.vector, nearest integer) TO authenticated;
+GRANT ALL ON FUNCTION private.vector_candidates(query_embedding extensions.vector, nearest integer) TO service_role;
+
+-- Name: FUNCTION admin_stats(); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.admin_stats() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.admin_stats() TO authenticated;
+GRANT ALL ON FUNCTION public.admin_stats() TO service_role;
+
+-- Name: FUNCTION admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) TO service_role;
+
+-- Name: TABLE documents; Type: ACL; Schema: public
+GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.documents TO anon;
+GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.documents TO authenticated;
+GRANT ALL ON TABLE public.documents TO service_role;
+
+-- Name: FUNCTION begin_document_delete(document_id uuid); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.begin_document_delete(document_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.begin_document_delete(document_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.begin_document_delete(document_id uuid) TO service_role;
+
+-- Name: FUNCTION begin_document_reprocessing(document_id uuid); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.begin_document_reprocessing(document_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.begin_document_reprocessing(document_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.begin_document_reprocessing(document_id uuid) TO service_role;
+
+-- Name: FUNCTION count_answered_question(conversation_id uuid); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.count_answered_question(conversation_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.count_answered_question(conversation_id uuid) TO service_role;
+
+-- Name: FUNCTION ensure_active_voice_config(); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.ensure_active_voice_config() FROM PUBLIC;
+
+-- Name: FUNCTION handle_auth_user_change(); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.handle_auth_user_change() FROM PUBLIC;
+
+-- Name: FUNCTION ingest_document_text(document_id uuid, text text); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.ingest_document_text(document_id uuid, text text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.ingest_document_text(document_id uuid, text text) TO authenticated;
+GRANT ALL ON FUNCTION public.ingest_document_text(document_id uuid, text text) TO service_role;
+
+-- Name: FUNCTION is_admin(); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.is_admin() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.is_admin() TO anon;
+GRANT ALL ON FUNCTION public.is_admin() TO authenticated;
+GRANT ALL ON FUNCTION public.is_admin() TO service_role;
+
+-- Name: FUNCTION record_spend(p_kind text, p_amount bigint); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.record_spend(p_kind text, p_amount bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.record_spend(p_kind text, p_amount bigint) TO service_role;
+
+-- Name: FUNCTION refresh_document_text(document_id uuid, text text); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.refresh_document_text(document_id uuid, text text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.refresh_document_text(document_id uuid, text text) TO authenticated;
+GRANT ALL ON FUNCTION public.refresh_document_text(document_id uuid, text text) TO service_role;
+
+-- Name: FUNCTION release_stream(p_lease uuid); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.release_stream(p_lease uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.release_stream(p_lease uuid) TO service_role;
+
+-- Name: FUNCTION reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) TO service_role;
+
+-- Name: FUNCTION search_knowledge(query text, match_count integer, previous text, query_embedding extensions.vector); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.search_knowledge(query text, match_count integer, previous text, query_embedding extensions.vector) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.search_knowledge(query text, match_count integer, previous text, query_embedding extensions.vector) TO authenticated;
+GRANT ALL ON FUNCTION public.search_knowledge(query text, match_count integer, previous text, query_embedding extensions.vector) TO service_role;
+
+-- Name: FUNCTION set_updated_at(); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.set_updated_at() FROM PUBLIC;
+
+-- Name: FUNCTION settle_spend(p_reservation uuid, p_amount bigint); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.settle_spend(p_reservation uuid, p_amount bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.settle_spend(p_reservation uuid, p_amount bigint) TO service_role;
+
+-- Name: FUNCTION spend_day(); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.spend_day() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.spend_day() TO service_role;
+
+-- Name: FUNCTION store_passage_embeddings(items jsonb); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.store_passage_embeddings(items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.store_passage_embeddings(items jsonb) TO authenticated;
+GRANT ALL ON FUNCTION public.store_passage_embeddings(items jsonb) TO service_role;
+
+-- Name: FUNCTION usage_today(); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.usage_today() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.usage_today() TO service_role;
+
+-- Name: TABLE context_words; Type: ACL; Schema: private
+GRANT SELECT ON TABLE private.context_words TO authenticated;
+GRANT SELECT ON TABLE private.context_words TO service_role;
+
+-- Name: TABLE knowledge_stats; Type: ACL; Schema: private
+GRANT SELECT ON TABLE private.knowledge_stats TO authenticated;
+GRANT SELECT ON TABLE private.knowledge_stats TO service_role;
+
+-- Name: TABLE knowledge_terms; Type: ACL; Schema: private
+GRANT SELECT ON TABLE private.knowledge_terms TO authenticated;
+GRANT SELECT ON TABLE private.knowledge_terms TO service_role;
+
+-- Name: TABLE question_words; Type: ACL; Schema: private
+GRANT SELECT ON TABLE private.question_words TO authenticated;
+GRANT SELECT ON TABLE private.question_words TO service_role;
+
+-- Name: TABLE synonyms; Type: ACL; Schema: private
+GRANT SELECT ON TABLE private.synonyms TO authenticated;
+GRANT SELECT ON TABLE private.synonyms TO service_role;
+
+-- Name: TABLE thesaurus; Type: ACL; Schema: private
+GRANT SELECT ON TABLE private.thesaurus TO authenticated;
+GRANT SELECT ON TABLE private.thesaurus TO service_role;
+
+-- Name: TABLE active_streams; Type: ACL; Schema: public
+GRANT ALL ON TABLE public.active_streams TO service_role;
+
+-- Name: TABLE client_spend; Type: ACL; Schema: public
+GRANT ALL ON TABLE public.client_spend TO service_role;
+
+-- Name: TABLE conversations; Type: ACL; Schema: public
+GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.conversations TO anon;
+GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.conversations TO authenticated;
+GRANT ALL ON TABLE public.conversations TO service_role;
+
+-- Name: TABLE daily_spend; Type: ACL; Schema: public
+GRANT ALL ON TABLE public.daily_spend TO service_role;
+
+-- Name: TABLE document_chunks; Type: ACL; Schema: public
+GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.document_chunks TO anon;
+GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.document_chunks TO authenticated;
+GRANT ALL ON TABLE public.document_chunks TO service_role;
+
+-- Name: SEQUENCE document_chunks_id_seq; Type: ACL; Schema: public
+GRANT ALL ON SEQUENCE public.document_chunks_id_seq TO anon;
+GRANT ALL ON SEQUENCE public.document_chunks_id_seq TO authenticated;
+GRANT ALL ON SEQUENCE public.document_chunks_id_seq TO service_role;
+
+-- Name: TABLE request_counts; Type: ACL; Schema: public
+GRANT ALL ON TABLE public.request_counts TO service_role;
+
+-- Name: TABLE spend_reservations; Type: ACL; Schema: public
+GRANT ALL ON TABLE public.spend_reservations TO service_role;
+
+-- Name: TABLE users; Type: ACL; Schema: public
+GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.users TO anon;
+GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.users TO authenticated;
+GRANT ALL ON TABLE public.users TO service_role;
+
+-- Name: TABLE voice_configs; Type: ACL; Schema: public
+GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.voice_configs TO anon;
+GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.voice_configs TO authenticated;
+GRANT ALL ON TABLE public.voice_configs TO service_role;
