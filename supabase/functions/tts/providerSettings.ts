@@ -1,9 +1,9 @@
 /**
  * Splits the slider settings into what ElevenLabs can do and what the browser must do. ElevenLabs
  * has no pitch and accepts speed only from 0.7 to 1.2, while the sliders go from 0.5 to 2. The
- * provider gets the nearest speed it accepts; the browser plays the audio at the remaining rate
- * (with preservesPitch, so tempo stays tempo) and shifts the pitch itself, which keeps speed and
- * pitch independent of each other.
+ * provider gets the nearest speed it accepts; the browser's player reads the audio at the
+ * remaining rate and a SoundTouch node takes the pitch rise of that faster reading back out and
+ * applies the pitch setting, which keeps speed and pitch independent of each other.
  */
 import type { VoiceSettings } from '../_shared/voiceSettings.ts';
 

@@ -1,12 +1,13 @@
 /**
- * The greeting cache's stream helper (supabase/functions/tts/audioStream.ts): the listener hears the
+ * The tts function's stream helpers (supabase/functions/tts/audioStream.ts): an empty answer is
+ * told apart from audio before anything is sent; the greeting cache's listener hears the
  * provider's audio as it arrives; the whole take is stored once the provider has sent it, also when
  * the listener went away before (the rest is read in the background); a take the provider breaks
  * off is never stored.
  */
 import { describe, expect, it } from 'vitest';
 
-import { storeWhileStreaming } from '../../../supabase/functions/tts/audioStream';
+import { storeWhileStreaming, streamUnlessEmpty } from '../../../supabase/functions/tts/audioStream';
 
 /** A provider stream the test feeds by hand, so a read can be left waiting. */
 function providerStream() {
@@ -115,5 +116,22 @@ describe('storeWhileStreaming', () => {
     await background[0];
     await tick();
     expect(stored).toEqual([]);
+  });
+});
+
+function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      chunks.forEach((chunk) => controller.enqueue(chunk));
+      controller.close();
+    },
+  });
+}
+
+describe('streamUnlessEmpty', () => {
+  it('tells an empty body apart from audio without holding the audio back', async () => {
+    expect(await streamUnlessEmpty(streamOf([new Uint8Array(0)]))).toBeNull();
+    const audio = await streamUnlessEmpty(streamOf([new Uint8Array(0), new Uint8Array([7]), new Uint8Array([8])]));
+    expect(new Uint8Array(await new Response(audio).arrayBuffer())).toEqual(new Uint8Array([7, 8]));
   });
 });

@@ -4,7 +4,7 @@
  * splitter finds, however the text is cut into deltas.
  */
 import { describe, expect, it } from 'vitest';
-import { createSentenceStream, limitSentences, splitSentences } from '../../supabase/functions/_shared/sentences';
+import { createSentenceStream, limitSentences, splitSentences } from '../../../supabase/functions/_shared/sentences';
 
 /** Feeds `deltas` one by one; returns what each push completed and what flush() left. */
 function streamed(deltas: string[]): { perPush: string[][]; sentences: string[] } {
