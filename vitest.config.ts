@@ -53,6 +53,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/{db,local,scripts,pdf,audio,functions}/**/*.test.ts'],
           setupFiles: ['tests/support/node/setup.ts'],
+          globalSetup: ['tests/support/node/globalSetup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

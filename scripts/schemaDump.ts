@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { pgDump } from '@electric-sql/pglite-tools/pg_dump';
 
-import { openDatabase } from '../supabase/local/database';
+import { defaultTemplateCacheDir, openDatabase } from '../supabase/local/database';
 
 export const schemaFilePath = fileURLToPath(new URL('../supabase/schema.sql', import.meta.url));
 const supabaseDir = fileURLToPath(new URL('../supabase/', import.meta.url));
@@ -92,14 +92,14 @@ async function dumpOf(open: () => Promise<PGlite>): Promise<string> {
  * files' content), so a run after any test run costs about two seconds.
  */
 export async function currentSchema(dir: string = supabaseDir): Promise<string> {
-  const cache = join(tmpdir(), 'voice-ai-site-db-templates');
+  const cache = defaultTemplateCacheDir;
   const bootstrapOnly = await mkdtemp(join(tmpdir(), 'schema-bootstrap-'));
   try {
     await mkdir(join(bootstrapOnly, 'local'));
     await mkdir(join(bootstrapOnly, 'migrations'));
     await copyFile(join(dir, 'local', 'bootstrap.sql'), join(bootstrapOnly, 'local', 'bootstrap.sql'));
     // The bootstrap's copy in a folder of its own: a cache folder keeps one template.
-    const bootstrap = await dumpOf(() => openDatabase({ supabaseDir: bootstrapOnly, seed: false, templateCacheDir: join(cache, 'bootstrap') }));
+    const bootstrap = await dumpOf(() => openDatabase({ supabaseDir: bootstrapOnly, seed: false, templateCacheDir: join(cache, 'bootstrap-only') }));
     const migrated = await dumpOf(() => openDatabase({ supabaseDir: dir, templateCacheDir: cache }));
     return migrationSchema(migrated, bootstrap);
   } finally {

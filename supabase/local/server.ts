@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { createAuthService, ensureUser } from './auth';
 import { isLoopbackHost, type LocalStackConfig } from './config';
-import { openDatabase } from './database';
+import { defaultTemplateCacheDir, openDatabase } from './database';
 import { createFunctionsService } from './functions';
 import { BodyTooLargeError, json, sendResponse, toRequest } from './http';
 import { originAllowed } from './origins';
@@ -59,16 +59,25 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+async function ensurePortFree(port: number, host: string): Promise<void> {
+  const probe = createServer();
+  await listen(probe, port, host);
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+}
+
 /** Opens the database (applying what is pending), creates the admin user and starts listening. */
 export async function startLocalStack(config: LocalStackConfig): Promise<LocalStack> {
   if (!isLoopbackHost(config.host) && config.allowRemote !== true) {
     throw new RemoteBindError(config.host);
   }
+  // A port in use is reported at once, not after the database has been opened (seconds); the real
+  // listen below still reports one taken in between.
+  if (config.port !== 0) await ensurePortFree(config.port, config.host);
   if (config.dataDir !== null) mkdirSync(config.dataDir, { recursive: true });
   // In memory (tests), a cached copy of the freshly migrated database saves most of the start-up.
   const db = await openDatabase(
     config.dataDir === null
-      ? { templateCacheDir: join(tmpdir(), 'supabase-local-templates') }
+      ? { templateCacheDir: defaultTemplateCacheDir }
       : { dataDir: join(config.dataDir, 'db') },
   );
   const tempFiles = config.dataDir === null ? mkdtempSync(join(tmpdir(), 'supabase-local-')) : null;

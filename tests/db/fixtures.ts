@@ -1,10 +1,7 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { afterAll, beforeAll } from 'vitest';
 
-import { type DatabaseRole, type JwtClaims, openDatabase, withClaims } from '../../supabase/local/database';
+import { type DatabaseRole, defaultTemplateCacheDir, type JwtClaims, openDatabase, withClaims } from '../../supabase/local/database';
 
 export const ADMIN_ID = '00000000-0000-4000-8000-00000000a001';
 export const MEMBER_ID = '00000000-0000-4000-8000-00000000b001';
@@ -52,7 +49,7 @@ export const allActors: readonly Actor[] = [actors.anon, actors.member, actors.a
  * of exactly these SQL files when one exists (migrations.test.ts covers setting up from scratch).
  */
 export async function freshDatabase(): Promise<PGlite> {
-  return openDatabase({ templateCacheDir: join(tmpdir(), 'voice-ai-site-db-templates') });
+  return openDatabase({ templateCacheDir: defaultTemplateCacheDir });
 }
 
 /** Creates the admin and the signed-in non-admin as the auth server would. */

@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
@@ -11,8 +11,26 @@ import { hashPassword } from '../../supabase/local/passwords';
 import { startLocalStack } from '../../supabase/local/server';
 import { ADMIN, testConfig } from './harness';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'supabase-local-restart-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const workDir = mkdtempSync(join(tmpdir(), 'supabase-local-restart-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+/**
+ * A data folder the stack has set up from scratch and closed (every migration: seconds), set up
+ * once; each test starts from a copy of its own.
+ */
+const fresh = join(workDir, 'fresh');
+beforeAll(async () => {
+  const first = await startLocalStack(testConfig({ dataDir: fresh }));
+  await first.close();
+});
+
+let copies = 0;
+function copyOfFresh(): string {
+  copies += 1;
+  const dir = join(workDir, `copy-${String(copies)}`);
+  cpSync(fresh, dir, { recursive: true });
+  return dir;
+}
 
 async function adminClient(url: string) {
   const client = createClient<Database>(url, LOCAL_ANON_KEY, {
@@ -26,6 +44,7 @@ async function adminClient(url: string) {
 
 describe('a persisted local stack', () => {
   it('keeps data written before a restart, and applies nothing twice', async () => {
+    const dataDir = copyOfFresh();
     const first = await startLocalStack(testConfig({ dataDir }));
     const client = await adminClient(first.url);
     const { error } = await client.from('voice_configs').update({ stability: 0.61 }).eq('is_active', true);
@@ -60,10 +79,9 @@ describe('a persisted local stack', () => {
 
 describe('the start message', () => {
   it('shows the admin password only while it still signs in', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'supabase-local-login-'));
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      const config = testConfig({ dataDir: dir });
+      const config = testConfig({ dataDir: copyOfFresh() });
       await (await runLocalStack(config))();
       expect(log.mock.calls.flat().join('\n')).toContain(`Admin login:      ${ADMIN.email} / ${ADMIN.password}`);
 
@@ -77,7 +95,6 @@ describe('the start message', () => {
       expect(printed).toContain('password changed since; ADMIN_PASSWORD no longer signs in');
     } finally {
       log.mockRestore();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
