@@ -9,9 +9,12 @@ export const baseURL = `http://127.0.0.1:${String(e2eEnv.sitePort)}`;
  * (CSP included), the real local Supabase-compatible stack and fake OpenAI / ElevenLabs servers,
  * all started by tests/e2e/server.ts. `npm test` builds first; run `npm run build` before
  * `npm run test:e2e` on its own. Specs named `*.serial.spec.ts` change shared state (the
- * functions' environment, the fake providers' behaviour, the greeting cache): they run after all
- * others, one at a time.
+ * functions' environment, the fake providers' behaviour, the greeting cache): they run one at a
+ * time. `npm run test:e2e` (scripts/e2e.ts) runs them in a lane of their own (E2E_LANE=serial),
+ * with its own server on other ports, beside the others (E2E_LANE=parallel); a plain
+ * `playwright test` on one server runs them after all others.
  */
+const lane = process.env.E2E_LANE;
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
@@ -32,15 +35,20 @@ export default defineConfig({
     launchOptions: { executablePath: findTestChromium(), args: chromiumArgs },
   },
   projects: [
-    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: /\.serial\.spec\.ts$/ },
-    {
-      name: 'serial',
-      use: { ...devices['Desktop Chrome'] },
-      testMatch: /\.serial\.spec\.ts$/,
-      fullyParallel: false,
-      workers: 1,
-      dependencies: ['chromium'],
-    },
+    ...(lane === 'serial' ? [] : [{ name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: /\.serial\.spec\.ts$/ }]),
+    ...(lane === 'parallel'
+      ? []
+      : [
+          {
+            name: 'serial',
+            use: { ...devices['Desktop Chrome'] },
+            testMatch: /\.serial\.spec\.ts$/,
+            fullyParallel: false,
+            workers: 1,
+            // Sharing the parallel specs' server, they wait for all of them.
+            dependencies: lane === 'serial' ? [] : ['chromium'],
+          },
+        ]),
   ],
   webServer: {
     command: 'node_modules/.bin/tsx tests/e2e/server.ts',
