@@ -6,8 +6,8 @@
  * function (with the fake provider's 300 ms), the coach. Each test is one conversation that shows
  * several things, because each conversation waits for the coach to speak at speaking pace.
  *
- * Run alone, after the parallel specs (`*.serial.spec.ts`): the recogniser-path test empties the
- * greeting cache, which the other specs share.
+ * A serial spec (`*.serial.spec.ts`: one at a time, on a server of their own or after the other
+ * specs): the recogniser-path test empties the greeting cache, which the specs on a server share.
  */
 import type { Page } from '@playwright/test';
 import { clearTtsCache } from '../../supabase/functions/_shared/ttsCache';
