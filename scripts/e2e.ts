@@ -77,6 +77,7 @@ const passed = counted.reduce((sum, stats) => sum + stats.expected, 0);
 const failed = counted.reduce((sum, stats) => sum + stats.unexpected + stats.flaky, 0);
 const skipped = counted.reduce((sum, stats) => sum + stats.skipped, 0);
 const broken = [parallel, ...serial].filter((step) => step.code !== 0);
+console.log(`\nLanes: ${[parallel, ...serial].map((step) => `${step.name} ${step.seconds.toFixed(0)} s`).join(', ')}`);
 if (lanes.includes(null)) console.log(`A lane ended without its report: ${broken.map((step) => step.name).join(', ') || 'unknown'}.`);
 console.log(`\ne2e: ${String(passed)} passed, ${String(failed)} failed${skipped > 0 ? `, ${String(skipped)} skipped` : ''}`);
 process.exitCode = broken.length > 0 || failed > 0 || lanes.includes(null) ? 1 : (process.exitCode ?? 0);

@@ -4,13 +4,15 @@
  * beside the rest: tsc, then the build, then Vitest. Playwright (`npm run test:e2e`, two lanes)
  * starts when all of them have passed; its last line counts the end-to-end tests.
  */
-import { inSequence, npmRun } from './childProcesses';
+import { type Finished, inSequence, npmRun } from './childProcesses';
 
 const [lint, checks] = await Promise.all([
   npmRun('lint', { buffered: true }),
   inSequence([() => npmRun('typecheck'), () => npmRun('build'), () => npmRun('test:unit')]),
 ]);
 
+const took = (steps: readonly Finished[]) => steps.map((step) => `${step.name} ${step.seconds.toFixed(0)} s`).join(', ');
+console.log(`\nBeside each other: ${took([lint])} | ${took(checks)}`);
 const failed = [lint, ...checks].filter((step) => step.code !== 0);
 if (failed.length > 0 || checks.length < 3) {
   console.log(`\nFailed: ${failed.map((step) => step.name).join(', ')}. The end-to-end tests did not run.`);
