@@ -166,15 +166,15 @@ describe('the provider request and the audio', () => {
   });
 
   it('asks for German (language_code) only with a model that enforces a language', async () => {
-    const flash = await startHarness({
-      functionEnv: { ELEVENLABS_API_KEY: API_KEY, ELEVENLABS_VOICE_ID: VOICE_ID, ELEVENLABS_BASE_URL: fake.url, ELEVENLABS_MODEL: 'eleven_flash_v2_5', CLIENT_BUDGET_PERCENT: '100' },
-    });
+    // The stack hands its functions the environment as it is at each request.
+    const env = harness.stack.config.functionEnv;
+    env.ELEVENLABS_MODEL = 'eleven_flash_v2_5';
     try {
-      const response = await tts({ text: 'Am 3.10. um 14:30 Uhr.' }, { target: flash });
+      const response = await tts({ text: 'Am 3.10. um 14:30 Uhr.' });
       expect(response.status).toBe(200);
       expect(fake.requests()[0]?.body).toMatchObject({ model_id: 'eleven_flash_v2_5', language_code: 'de' });
     } finally {
-      await flash.close();
+      Reflect.deleteProperty(env, 'ELEVENLABS_MODEL');
     }
     // The default model would refuse the parameter (as ElevenLabs does), so it is not sent.
     await tts({ text: 'Am 3.10. um 14:30 Uhr.' });
