@@ -5,6 +5,7 @@
  */
 declare namespace Deno {
   function serve(handler: (request: Request) => Response | Promise<Response>): unknown;
+  function upgradeWebSocket(request: Request): { socket: WebSocket; response: Response };
   const env: {
     toObject(): Record<string, string>;
   };

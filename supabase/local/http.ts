@@ -45,16 +45,27 @@ export async function toRequest(req: IncomingMessage, origin: string, maxBodyByt
     }
     chunks.push(chunk);
   }
+  const method = req.method ?? 'GET';
+  const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks);
+  const request = new Request(new URL(req.url ?? '/', origin), { method, headers: requestHeaders(req), body });
+  if (req.socket.remoteAddress) remoteAddresses.set(request, req.socket.remoteAddress.replace(/^::ffff:/, ''));
+  return request;
+}
+
+/** A WebSocket upgrade request (a GET without body) as a Fetch API Request, its address kept. */
+export function toUpgradeRequest(req: IncomingMessage, origin: string): Request {
+  const request = new Request(new URL(req.url ?? '/', origin), { method: 'GET', headers: requestHeaders(req) });
+  if (req.socket.remoteAddress) remoteAddresses.set(request, req.socket.remoteAddress.replace(/^::ffff:/, ''));
+  return request;
+}
+
+export function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  const method = req.method ?? 'GET';
-  const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks);
-  const request = new Request(new URL(req.url ?? '/', origin), { method, headers, body });
-  if (req.socket.remoteAddress) remoteAddresses.set(request, req.socket.remoteAddress.replace(/^::ffff:/, ''));
-  return request;
+  return headers;
 }
 
 /**

@@ -4,7 +4,8 @@
  * level security enforced by Postgres itself.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -94,11 +95,12 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
     throw error;
   }
 
+  const functions = createFunctionsService(ctx);
   const services: Record<string, Service> = {
     '/auth/v1': createAuthService(ctx),
     '/rest/v1': createRestService(ctx),
     '/storage/v1': createStorageService(ctx),
-    '/functions/v1': createFunctionsService(ctx),
+    '/functions/v1': functions,
   };
 
   const wallClock = () => performance.timeOrigin + performance.now();
@@ -167,11 +169,22 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
     const port = await listen(server, config.port, config.host);
     origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${String(port)}`;
     realtime = await createRealtimeServer(ctx, server);
+    // A function's WebSocket (Supabase passes upgrades of /functions/v1/<name> to the function);
+    // realtime answers every other upgrade.
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!(req.url ?? '').startsWith('/functions/v1/')) return;
+      socket.on('error', () => socket.destroy());
+      functions.upgrade(req, socket, head).catch((error: unknown) => {
+        console.error('[supabase-local] function upgrade', error);
+        socket.destroy();
+      });
+    });
     const stack: LocalStack = {
       url: origin,
       db,
       config,
       async close() {
+        await functions.closeSockets();
         await realtime?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -16,7 +16,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { persona } from '../../supabase/functions/_shared/persona';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
-import { audioFor, startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
+import WebSocket from 'ws';
+import { audioFor, startFakeElevenLabs, voicedPcm, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { ADMIN, startHarness, type Harness } from './harness';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -131,7 +132,7 @@ if (!supported) {
     });
 
     it('finds the functions', () => {
-      expect(entries).toEqual(['coach', 'embed', 'stt', 'system-settings', 'tts']);
+      expect(entries).toEqual(['coach', 'embed', 'stt', 'stt-stream', 'system-settings', 'tts']);
     });
 
     it('type-checks every entry with deno check', { timeout: 120_000 }, async () => {
@@ -239,6 +240,50 @@ if (!supported) {
       expect(cleared.status).toBe(200);
       expect(await cleared.json()).toEqual({ removed: before });
       expect((await harness.service().storage.from('tts-cache').list()).data).toEqual([]);
+    });
+
+    it('stt-stream: relays a streamed turn through Deno.upgradeWebSocket and Deno\'s WebSocket, as under the local stack', { timeout: 60_000 }, async () => {
+      const url = await served('stt-stream', { ELEVENLABS_API_KEY: ELEVENLABS_KEY, ELEVENLABS_BASE_URL: elevenLabs.url });
+      elevenLabs.reset();
+      const capability = await fetch(`${url}/stt-stream`);
+      expect(await capability.json()).toEqual({ available: true, everyBrowser: false });
+
+      // The gateway's header, which names the client for the guard.
+      const ws = new WebSocket(`${url.replace(/^http/u, 'ws')}/stt-stream?jwt=${LOCAL_ANON_KEY}`, { headers: { 'x-forwarded-for': '127.0.0.9' } });
+      const messages: { type?: string; text?: string }[] = [];
+      const final = new Promise<void>((resolvePromise) => {
+        ws.on('message', (data) => {
+          const message = JSON.parse(Buffer.from(data as Buffer).toString('utf8')) as { type?: string };
+          messages.push(message);
+          if (message.type === 'final') resolvePromise();
+        });
+      });
+      const closed = new Promise<number>((resolvePromise) => ws.on('close', (code) => resolvePromise(code)));
+      await new Promise((resolvePromise, reject) => {
+        ws.once('open', resolvePromise);
+        ws.once('error', reject);
+      });
+      const pcm = Buffer.concat([voicedPcm(1, 16_000), new Uint8Array(6_400)]);
+      for (let offset = 0; offset < pcm.length; offset += 640) ws.send(pcm.subarray(offset, offset + 640));
+      ws.send(JSON.stringify({ type: 'commit' }));
+      await final;
+      ws.close(1000);
+      expect(await closed).toBe(1000);
+      expect(messages.filter((message) => message.type !== 'partial')).toEqual([
+        { type: 'ready' },
+        { type: 'final', text: 'Ich bin gestresst, was kann ich tun?' },
+      ]);
+      expect(elevenLabs.streams()).toMatchObject([{ auth: 'token', accepted: true, audioBytes: pcm.length, audioBeforeSession: 0, commits: 1 }]);
+      // Settled as the bytes sent on: 1.2 s → 2 whole seconds, once the stream's reservation is gone.
+      for (let waited = 0; waited < 5_000; waited += 50) {
+        const open = await harness.stack.db.query<{ count: number }>('select count(*)::int as count from public.spend_reservations');
+        if (open.rows[0]?.count === 0) break;
+        await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
+      }
+      const spent = await harness.stack.db.query<{ seconds: number }>(
+        "select coalesce(sum(amount), 0)::int as seconds from public.daily_spend where kind = 'stt_seconds'",
+      );
+      expect(spent.rows[0]?.seconds).toBe(2);
     });
 
     it('stt: says whether transcription is available, as the local stack does', { timeout: 60_000 }, async () => {

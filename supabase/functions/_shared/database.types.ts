@@ -253,6 +253,24 @@ export type Database = {
         }
         Relationships: []
       }
+      system_settings: {
+        Row: {
+          id: boolean
+          updated_at: string
+          voice_input_via_provider: boolean
+        }
+        Insert: {
+          id?: boolean
+          updated_at?: string
+          voice_input_via_provider?: boolean
+        }
+        Update: {
+          id?: boolean
+          updated_at?: string
+          voice_input_via_provider?: boolean
+        }
+        Relationships: []
+      }
       users: {
         Row: {
           created_at: string

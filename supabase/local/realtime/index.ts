@@ -93,6 +93,8 @@ export async function createRealtimeServer(
   }
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // A function's own WebSocket: the functions host takes it.
+    if ((req.url ?? '').startsWith('/functions/v1/')) return;
     socket.on('error', () => socket.destroy());
     if (state.closed) {
       socket.destroy();
