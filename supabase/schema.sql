@@ -1609,6 +1609,20 @@ CREATE TABLE public.spend_reservations (
 -- Name: TABLE spend_reservations; Type: COMMENT; Schema: public
 COMMENT ON TABLE public.spend_reservations IS 'Open reservations: the largest cost of a request under way, counted in client_spend and daily_spend until settled.';
 
+-- Name: system_settings; Type: TABLE; Schema: public
+CREATE TABLE public.system_settings (
+    id boolean DEFAULT true NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    voice_input_via_provider boolean DEFAULT false NOT NULL,
+    CONSTRAINT system_settings_id_check CHECK (id)
+);
+
+-- Name: TABLE system_settings; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.system_settings IS 'The operator''s switches, exactly one row (its primary key can only be true).';
+
+-- Name: COLUMN system_settings.voice_input_via_provider; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.system_settings.voice_input_via_provider IS 'Every browser streams the visitor''s voice to the speech-to-text provider (stt-stream) instead of using its own speech recognition.';
+
 -- Name: users; Type: TABLE; Schema: public
 CREATE TABLE public.users (
     id uuid NOT NULL,
@@ -1709,6 +1723,10 @@ ALTER TABLE ONLY public.request_counts
 ALTER TABLE ONLY public.spend_reservations
     ADD CONSTRAINT spend_reservations_pkey PRIMARY KEY (id);
 
+-- Name: system_settings system_settings_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.system_settings
+    ADD CONSTRAINT system_settings_pkey PRIMARY KEY (id);
+
 -- Name: users users_pkey; Type: CONSTRAINT; Schema: public
 ALTER TABLE ONLY public.users
     ADD CONSTRAINT users_pkey PRIMARY KEY (id);
@@ -1774,6 +1792,9 @@ CREATE TRIGGER documents_set_updated_at BEFORE UPDATE ON public.documents FOR EA
 -- Name: documents documents_stamp_processing_start; Type: TRIGGER; Schema: public
 CREATE TRIGGER documents_stamp_processing_start BEFORE UPDATE ON public.documents FOR EACH ROW EXECUTE FUNCTION private.stamp_processing_start();
 
+-- Name: system_settings system_settings_set_updated_at; Type: TRIGGER; Schema: public
+CREATE TRIGGER system_settings_set_updated_at BEFORE UPDATE ON public.system_settings FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
 -- Name: voice_configs voice_configs_keep_one_active; Type: TRIGGER; Schema: public
 CREATE CONSTRAINT TRIGGER voice_configs_keep_one_active AFTER DELETE OR UPDATE OF is_active ON public.voice_configs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.ensure_active_voice_config();
 
@@ -1807,6 +1828,9 @@ CREATE POLICY "Admins change documents" ON public.documents FOR UPDATE TO authen
 -- Name: document_chunks Admins change passages; Type: POLICY; Schema: public
 CREATE POLICY "Admins change passages" ON public.document_chunks FOR UPDATE TO authenticated USING (( SELECT public.is_admin() AS is_admin)) WITH CHECK (( SELECT public.is_admin() AS is_admin));
 
+-- Name: system_settings Admins change the settings; Type: POLICY; Schema: public
+CREATE POLICY "Admins change the settings" ON public.system_settings FOR UPDATE TO authenticated USING (( SELECT public.is_admin() AS is_admin)) WITH CHECK (( SELECT public.is_admin() AS is_admin));
+
 -- Name: voice_configs Admins change voices; Type: POLICY; Schema: public
 CREATE POLICY "Admins change voices" ON public.voice_configs FOR UPDATE TO authenticated USING (( SELECT public.is_admin() AS is_admin)) WITH CHECK (( SELECT public.is_admin() AS is_admin));
 
@@ -1830,6 +1854,9 @@ CREATE POLICY "Admins read operator profiles" ON public.users FOR SELECT TO auth
 
 -- Name: document_chunks Admins read passages; Type: POLICY; Schema: public
 CREATE POLICY "Admins read passages" ON public.document_chunks FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: system_settings Admins read the settings; Type: POLICY; Schema: public
+CREATE POLICY "Admins read the settings" ON public.system_settings FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
 
 -- Name: voice_configs Signed-in users read the active voice, admins all voices; Type: POLICY; Schema: public
 CREATE POLICY "Signed-in users read the active voice, admins all voices" ON public.voice_configs FOR SELECT TO authenticated USING ((is_active OR ( SELECT public.is_admin() AS is_admin)));
@@ -1860,6 +1887,9 @@ ALTER TABLE public.request_counts ENABLE ROW LEVEL SECURITY;
 
 -- Name: spend_reservations; Type: ROW SECURITY; Schema: public
 ALTER TABLE public.spend_reservations ENABLE ROW LEVEL SECURITY;
+
+-- Name: system_settings; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.system_settings ENABLE ROW LEVEL SECURITY;
 
 -- Name: users; Type: ROW SECURITY; Schema: public
 ALTER TABLE public.users ENABLE ROW LEVEL SECURITY;
@@ -2140,6 +2170,13 @@ GRANT ALL ON TABLE public.request_counts TO service_role;
 
 -- Name: TABLE spend_reservations; Type: ACL; Schema: public
 GRANT ALL ON TABLE public.spend_reservations TO service_role;
+
+-- Name: TABLE system_settings; Type: ACL; Schema: public
+GRANT SELECT,MAINTAIN ON TABLE public.system_settings TO authenticated;
+GRANT ALL ON TABLE public.system_settings TO service_role;
+
+-- Name: COLUMN system_settings.voice_input_via_provider; Type: ACL; Schema: public
+GRANT UPDATE(voice_input_via_provider) ON TABLE public.system_settings TO authenticated;
 
 -- Name: TABLE users; Type: ACL; Schema: public
 GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.users TO anon;

@@ -1,9 +1,11 @@
 /**
  * The admin-only `system-settings` function: whether the provider keys are set on the server
- * (masked, never the key) and clearing the coach's cached voice audio.
+ * (masked, never the key) and clearing the coach's cached voice audio; and the operator's switches
+ * in `system_settings`, which admins read and change directly (row level security).
  */
 import { env } from '../config/env';
 import { functionUrl } from './functionsUrl';
+import { getSupabase } from './supabase';
 
 export interface KeyStatus {
   configured: boolean;
@@ -70,4 +72,26 @@ export async function fetchUsage(accessToken: string): Promise<Usage> {
   if (!response.ok) throw new Error(`usage answered ${String(response.status)}`);
   const body = (await response.json()) as Record<string, unknown>;
   return { caps: figures(body.caps), today: figures(body.today) };
+}
+
+/**
+ * The switch "every browser through the speech-to-text provider" (`system_settings`,
+ * voice_input_via_provider). Row level security lets admins only; a refused change changes no row
+ * and is reported as a failure.
+ */
+export async function loadVoiceInputViaProvider(): Promise<boolean> {
+  const { data, error } = await getSupabase().from('system_settings').select('voice_input_via_provider').maybeSingle();
+  if (error) throw new Error(error.message);
+  if (data === null) throw new Error('no settings row visible');
+  return data.voice_input_via_provider;
+}
+
+export async function saveVoiceInputViaProvider(on: boolean): Promise<void> {
+  const { data, error } = await getSupabase()
+    .from('system_settings')
+    .update({ voice_input_via_provider: on })
+    .eq('id', true)
+    .select('voice_input_via_provider');
+  if (error) throw new Error(error.message);
+  if (data.length === 0) throw new Error('not allowed');
 }

@@ -149,6 +149,32 @@ const tableCases: Case[] = [
     sql: 'delete from public.voice_configs where is_active',
     expect: { anon: affected(0), member: affected(0), admin: { fails: '23514' }, service_role: { fails: '23514' } },
   },
+  // system_settings: the operator's switches, one row; admins read it and change the switches
+  {
+    name: 'system_settings: select',
+    sql: 'select voice_input_via_provider from public.system_settings',
+    expect: { anon: denied, member: rows(0), admin: rows(1), service_role: rows(1) },
+  },
+  {
+    name: 'system_settings: update the voice input switch',
+    sql: 'update public.system_settings set voice_input_via_provider = true',
+    expect: { anon: denied, member: affected(0), admin: affected(1), service_role: affected(1) },
+  },
+  {
+    name: 'system_settings: update another column',
+    sql: 'update public.system_settings set updated_at = now()',
+    expect: { anon: denied, member: denied, admin: denied, service_role: affected(1) },
+  },
+  {
+    name: 'system_settings: insert',
+    sql: 'insert into public.system_settings (id) values (true) returning id',
+    expect: { anon: denied, member: denied, admin: denied, service_role: { fails: '23505' } },
+  },
+  {
+    name: 'system_settings: delete',
+    sql: 'delete from public.system_settings',
+    expect: { anon: denied, member: denied, admin: denied, service_role: affected(1) },
+  },
   // users: written by the auth trigger only; admins read
   {
     name: 'users: select',

@@ -33,6 +33,19 @@ test.describe('system settings and counters', () => {
       expect(html).not.toContain(key);
       for (const body of bodies) expect(body).not.toContain(key);
     }
+
+    // "Every browser through the speech-to-text service": saved at once, and what the page learns.
+    const everyBrowser = async () => ((await (await fetch(`${functions}/stt-stream`)).json()) as { everyBrowser: boolean }).everyBrowser;
+    const voiceInput = page.getByRole('switch', { name: text('de', 'admin:voiceInput.switchLabel') });
+    await expect(voiceInput).toHaveAttribute('aria-checked', 'false');
+    expect(await everyBrowser()).toBe(false);
+    await voiceInput.click();
+    await expect(page.getByText(text('de', 'admin:voiceInput.switchedOn'))).toBeVisible();
+    expect(await everyBrowser()).toBe(true);
+    await voiceInput.click();
+    await expect(page.getByText(text('de', 'admin:voiceInput.switchedOff'))).toBeVisible();
+    await expect(voiceInput).toHaveAttribute('aria-checked', 'false');
+    expect(await everyBrowser()).toBe(false);
   });
 
   test('a key that is not set reads "nicht konfiguriert"', async ({ page }) => {
