@@ -36,7 +36,7 @@ class ServerSide extends EventTarget {
 }
 
 function connect() {
-  let server: ServerSide | null = null;
+  const opened: ServerSide[] = [];
   const heard: string[] = [];
   const failures: SpeechRecognitionError[] = [];
   const handlers: SpeechStreamHandlers = {
@@ -45,11 +45,13 @@ function connect() {
     failed: (error) => failures.push(error),
   };
   const stream = openSpeechStream(handlers, (url) => {
-    server = new ServerSide(url);
+    const server = new ServerSide(url);
+    opened.push(server);
     return server as unknown as WebSocket;
   });
+  const [server] = opened;
   if (!server) throw new Error('no socket opened');
-  return { stream, server: server as ServerSide, heard, failures };
+  return { stream, server, heard, failures };
 }
 
 afterEach(() => {
