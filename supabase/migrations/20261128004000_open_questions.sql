@@ -278,11 +278,13 @@ end
 $$;
 
 
--- "jetzt beantwortet": when a document is processed (it becomes COMPLETED, or its text is read
--- again), every open question not yet answered is searched as the coach would search it; a
--- question for which the search now finds a passage of this document above its floor is marked
--- answered by it. It runs as whoever processes (an admin, or the service role), in the same
--- transaction as the passages, so the mark and the passages arrive together.
+-- "jetzt beantwortet": when a document has been processed (it becomes COMPLETED: after an upload,
+-- or processed again after an error), every open question not yet answered is searched as the
+-- coach would search it; a question for which the search now finds a passage of this document
+-- above its floor is marked answered by it. It runs as whoever processes (an admin, or the service
+-- role), in the same transaction as the passages, so the mark and the passages arrive together.
+-- Each question costs one search, so a document read again ("Neu einlesen", which stays
+-- COMPLETED) is not searched for: "Alle neu einlesen" would pay it for every document.
 create or replace function private.mark_answered_open_questions()
 returns trigger
 language plpgsql
@@ -302,8 +304,7 @@ $$;
 revoke execute on function private.mark_answered_open_questions() from public, anon, authenticated, service_role;
 
 create trigger documents_mark_answered_open_questions
-  after update of status, content on public.documents
+  after update of status on public.documents
   for each row
-  when (new.status = 'COMPLETED' and new.deleting_since is null
-        and (old.status is distinct from new.status or old.content is distinct from new.content))
+  when (new.status = 'COMPLETED' and old.status is distinct from 'COMPLETED' and new.deleting_since is null)
   execute function private.mark_answered_open_questions();
