@@ -47,7 +47,9 @@ create policy "Admins change the settings"
   with check ((select public.is_admin()));
 
 -- The row is created here and never by anyone else; admins change the switch and nothing more.
-revoke insert, update, delete, truncate, trigger, references on public.system_settings from anon, authenticated;
+-- Visitors have no business here at all.
+revoke all on public.system_settings from anon;
+revoke insert, update, delete, truncate, trigger, references on public.system_settings from authenticated;
 grant update (record_open_questions) on public.system_settings to authenticated;
 
 
@@ -127,7 +129,9 @@ create policy "Admins dismiss open questions"
   on public.open_questions for delete to authenticated
   using ((select public.is_admin()));
 
-revoke insert, update, truncate, trigger, references on public.open_questions from anon, authenticated;
+-- Visitors reach nothing (not even the ids a realtime delete carries); admins read, mark, dismiss.
+revoke all on public.open_questions from anon;
+revoke insert, update, truncate, trigger, references on public.open_questions from authenticated;
 grant update (answered_by, answered_title, answered_at) on public.open_questions to authenticated;
 
 -- An answering document that is deleted takes its mark along (the foreign key sets answered_by null).

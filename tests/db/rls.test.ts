@@ -210,7 +210,7 @@ const tableCases: Case[] = [
   {
     name: 'open_questions: select',
     sql: 'select id, question from public.open_questions',
-    expect: { anon: rows(0), member: rows(0), admin: rows(1), service_role: rows(1) },
+    expect: { anon: denied, member: rows(0), admin: rows(1), service_role: rows(1) },
   },
   {
     name: 'open_questions: insert',
@@ -231,13 +231,13 @@ const tableCases: Case[] = [
   {
     name: 'open_questions: delete (Erledigt)',
     sql: 'delete from public.open_questions',
-    expect: { anon: affected(0), member: affected(0), admin: affected(1), service_role: affected(1) },
+    expect: { anon: denied, member: affected(0), admin: affected(1), service_role: affected(1) },
   },
   // system_settings: one row; admins read it and turn the switch
   {
     name: 'system_settings: select',
     sql: 'select record_open_questions from public.system_settings',
-    expect: { anon: rows(0), member: rows(0), admin: rows(1), service_role: rows(1) },
+    expect: { anon: denied, member: rows(0), admin: rows(1), service_role: rows(1) },
   },
   {
     name: 'system_settings: insert',
