@@ -120,7 +120,7 @@ describe('documents', () => {
     const published = await fixture.db.query<{ tablename: string }>(
       `select tablename from pg_publication_tables where pubname = 'supabase_realtime' order by 1`,
     );
-    expect(published.rows.map((row) => row.tablename)).toEqual(['documents']);
+    expect(published.rows.map((row) => row.tablename)).toEqual(['documents', 'open_questions']);
 
     const announced: string[] = [];
     const unlisten = await fixture.db.listen('supabase_local_changes', (payload) => announced.push(payload));

@@ -202,6 +202,50 @@ export type Database = {
         }
         Relationships: []
       }
+      open_questions: {
+        Row: {
+          answered_at: string | null
+          answered_by: string | null
+          answered_title: string | null
+          ask_count: number
+          first_asked_at: string
+          id: string
+          last_asked_at: string
+          lexemes: string
+          question: string
+        }
+        Insert: {
+          answered_at?: string | null
+          answered_by?: string | null
+          answered_title?: string | null
+          ask_count?: number
+          first_asked_at?: string
+          id?: string
+          last_asked_at?: string
+          lexemes?: string
+          question: string
+        }
+        Update: {
+          answered_at?: string | null
+          answered_by?: string | null
+          answered_title?: string | null
+          ask_count?: number
+          first_asked_at?: string
+          id?: string
+          last_asked_at?: string
+          lexemes?: string
+          question?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "open_questions_answered_by_fkey"
+            columns: ["answered_by"]
+            isOneToOne: false
+            referencedRelation: "documents"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       request_counts: {
         Row: {
           client: string
@@ -250,6 +294,24 @@ export type Database = {
           day?: string
           id?: string
           kind?: string
+        }
+        Relationships: []
+      }
+      system_settings: {
+        Row: {
+          id: boolean
+          record_open_questions: boolean
+          updated_at: string
+        }
+        Insert: {
+          id?: boolean
+          record_open_questions?: boolean
+          updated_at?: string
+        }
+        Update: {
+          id?: boolean
+          record_open_questions?: boolean
+          updated_at?: string
         }
         Relationships: []
       }
@@ -342,6 +404,7 @@ export type Database = {
         Args: { document_id: string }
         Returns: Database["public"]["Tables"]["documents"]["Row"]
       }
+      clear_open_questions: { Args: never; Returns: number }
       count_answered_question: {
         Args: { conversation_id: string }
         Returns: string
@@ -351,6 +414,10 @@ export type Database = {
         Returns: number
       }
       is_admin: { Args: never; Returns: boolean }
+      record_open_question: {
+        Args: { client: string; per_day: number; question: string }
+        Returns: string
+      }
       record_spend: { Args: { p_amount: number; p_kind: string }; Returns: number }
       refresh_document_text: {
         Args: { document_id: string; text: string }

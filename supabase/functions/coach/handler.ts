@@ -11,7 +11,9 @@
  *
  * The function builds the prompt itself (persona, knowledge passages, bounded history) and counts
  * the conversation anonymously. Without OPENAI_API_KEY it answers from the knowledge base alone.
+ * A question the knowledge could not answer is kept for the operator (openQuestions.ts).
  */
+import { inBackground } from '../_shared/background.ts';
 import { corsHeaders, preflight, refuseForeignOrigin, withAllowedOrigin } from '../_shared/cors.ts';
 import { embeddingProvider, metered, type EmbeddingProvider } from '../_shared/embeddings.ts';
 import { errorResponse, isRecord } from '../_shared/http.ts';
@@ -24,7 +26,8 @@ import { coachConfig, type CoachConfig } from './config.ts';
 import { completionResponse } from './completion.ts';
 import { conversationFor, countAnswered, isUuid, rateConversation } from './conversations.ts';
 import { findPassages, knowledgeMessage, knowledgeTopics, previousUserTurn } from './knowledge.ts';
-import { answerDeltas, OFFLINE_MODEL, offlineAnswer } from './offline.ts';
+import { answerDeltas, OFFLINE_MODEL, offlineReply } from './offline.ts';
+import { keepOpenQuestion } from './openQuestions.ts';
 import { PAUSED_ANSWER, PAUSED_MODEL } from './paused.ts';
 import { admissionReserve, answerBound, billedTokens } from './spend.ts';
 import { openChatStream, type UsageReport } from './upstream.ts';
@@ -60,13 +63,15 @@ interface Held {
 /**
  * The answer's text as it streams. Afterwards (finished, cut, failed or cancelled) the request is
  * settled with what the model billed (its usage, else the upper bound) and the embedding, its
- * stream slot freed, and, when text reached the visitor, the question counted in its conversation.
+ * stream slot freed, and, when text reached the visitor, the question counted in its conversation
+ * and `afterAnswered` started (not awaited: it must not hold the end of the reply either).
  */
 async function* settledAfter(
   deltas: AsyncIterable<string> | Iterable<string>,
   held: Held,
   conversationId: string,
   bill: () => number,
+  afterAnswered?: () => void,
 ): AsyncGenerator<string> {
   let answered = false;
   try {
@@ -75,6 +80,7 @@ async function* settledAfter(
       yield delta;
     }
   } finally {
+    if (answered) afterAnswered?.();
     await Promise.all([
       held.gate.settle(bill() + (held.embeddings?.meter.tokens ?? 0)).then(() => held.gate.release()),
       answered ? countAnswered(held.supabase, conversationId).catch(logged('counting the conversation', undefined)) : null,
@@ -127,15 +133,21 @@ async function answer(request: Request, config: CoachConfig, held: Held, handOve
     'x-coach-mode': config.openai ? 'model' : 'offline',
     'x-conversation-id': conversationId,
   });
+  // The knowledge could not answer (offline: the honest reply, for want of a passage or because
+  // the closest one does not answer; with a model: no passage above the search's floor). Once the
+  // reply has been given, the question is kept for the operator, in the background.
+  const keepUnanswered = () =>
+    inBackground(keepOpenQuestion(supabase, chatRequest.question, held.gate.client, config.openQuestionsPerDay).catch(logged('keeping the open question', null)));
 
   if (!config.openai) {
     const [conversationId, topics] = await Promise.all([
       conversation(),
       knowledgeTopics(supabase).catch(logged('listing the knowledge', [])),
     ]);
-    const reply = offlineAnswer(chatRequest.question, passages, topics, previousUserTurn(chatRequest));
+    const reply = offlineReply(chatRequest.question, passages, topics, previousUserTurn(chatRequest));
     handOver();
-    return completionResponse(settledAfter(answerDeltas(reply), held, conversationId, () => 0), {
+    const unanswered = reply.kind !== 'answer' ? keepUnanswered : undefined;
+    return completionResponse(settledAfter(answerDeltas(reply.text), held, conversationId, () => 0, unanswered), {
       model: OFFLINE_MODEL,
       stream: chatRequest.stream,
       headers: headersWith(conversationId),
@@ -165,7 +177,8 @@ async function answer(request: Request, config: CoachConfig, held: Held, handOve
   if (!upstream.ok) return errorResponse(502, `upstream_error: ${upstream.detail}`, 'upstream_error', headers);
   handOver();
   const usage: UsageReport = upstream.usage;
-  return completionResponse(settledAfter(upstream.deltas, held, conversationId, () => billedTokens(usage, messages)), {
+  const unanswered = passages.length === 0 ? keepUnanswered : undefined;
+  return completionResponse(settledAfter(upstream.deltas, held, conversationId, () => billedTokens(usage, messages), unanswered), {
     model: config.openai.model,
     stream: chatRequest.stream,
     headers,

@@ -317,18 +317,32 @@ function entryAnswer(passage: Passage, unit: Unit): string {
 }
 
 /**
- * The offline answer to `question` from the passages the search found (best first); `topics`
+ * What the offline coach says: an answer from the knowledge base, or the honest reply, because no
+ * passage was found (`no_passage`) or the closest one does not answer (`weak_evidence`).
+ */
+export interface OfflineReply {
+  kind: 'answer' | 'no_passage' | 'weak_evidence';
+  text: string;
+}
+
+/**
+ * The offline reply to `question` from the passages the search found (best first); `topics`
  * (what the knowledge base covers) for the honest reply; `previous`, the visitor's previous
  * question, for what a follow-up asks ("Wie lange hebt ihr meine Daten auf?" – "Und die Rechnungen?").
  */
-export function offlineAnswer(question: string, passages: readonly Passage[], topics: readonly string[], previous: string | null = null): string {
+export function offlineReply(question: string, passages: readonly Passage[], topics: readonly string[], previous: string | null = null): OfflineReply {
   const first = passages[0];
-  if (first === undefined) return honestReply(topics);
+  if (first === undefined) return { kind: 'no_passage', text: honestReply(topics) };
   const type = answerType(question) ?? (previous === null ? null : answerType(previous));
   const best = bestPart(question, type, passages);
-  if (best === null || best.share < WEAK_SHARE) return closestReply(first);
+  if (best === null || best.share < WEAK_SHARE) return { kind: 'weak_evidence', text: closestReply(first) };
   const { passage, unit, sentences } = best;
-  return unit === null ? sentences.join(' ') : entryAnswer(passage, unit);
+  return { kind: 'answer', text: unit === null ? sentences.join(' ') : entryAnswer(passage, unit) };
+}
+
+/** The offline reply's text. */
+export function offlineAnswer(question: string, passages: readonly Passage[], topics: readonly string[], previous: string | null = null): string {
+  return offlineReply(question, passages, topics, previous).text;
 }
 
 /** The answer as word-sized deltas, so the browser receives it the way a model would stream it. */

@@ -4,6 +4,7 @@ import { useT } from '../../../i18n/language';
 import { clearVoiceCache, fetchProviderKeys, type KeyStatus, type ProviderKeys } from '../../../services/systemSettings';
 import { Notice, type NoticeTone } from '../Notice';
 import { ConfirmDialog, PanelSection, dangerButton } from '../Panel';
+import { OpenQuestionsSection } from './OpenQuestionsSection';
 import { SemanticSearchSection } from './SemanticSearchSection';
 import { UsageSection } from './UsageSection';
 
@@ -29,7 +30,7 @@ function KeyField({ label, status, fallback }: { label: string; status: KeyStatu
   );
 }
 
-/** Systemeinstellungen: whether the provider keys are set (masked), and 'Cache leeren'. */
+/** Systemeinstellungen: whether the provider keys are set (masked), usage, search, open questions, and 'Cache leeren'. */
 export function SystemSettingsPanel({ session }: { session: Session }) {
   const { t } = useT('admin');
   const [keys, setKeys] = useState<ProviderKeys | null>(null);
@@ -79,6 +80,7 @@ export function SystemSettingsPanel({ session }: { session: Session }) {
       </div>
       <UsageSection token={token} />
       <SemanticSearchSection token={token} />
+      <OpenQuestionsSection />
       {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
       <div className="space-y-2">
         <ConfirmDialog
