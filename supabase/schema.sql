@@ -233,6 +233,20 @@ CREATE FUNCTION private.document_stuck_after() RETURNS interval
     SET search_path TO ''
     AS $$ select interval '5 minutes' $$;
 
+-- Name: forget_lost_answer(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.forget_lost_answer() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.answered_by is null then
+    new.answered_title := null;
+    new.answered_at := null;
+  end if;
+  return new;
+end
+$$;
+
 -- Name: fused_candidates(private.search_term[], extensions.vector, integer, real); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real DEFAULT 0.3) RETURNS TABLE(chunk_id bigint, language text, score real, density real, matched text[], fusion double precision)
     LANGUAGE plpgsql STABLE
@@ -438,6 +452,22 @@ begin
 end
 $$;
 
+-- Name: mark_answered_open_questions(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.mark_answered_open_questions() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  update public.open_questions q
+     set answered_by = new.id,
+         answered_title = new.title,
+         answered_at = now()
+   where q.answered_by is null
+     and exists (select from public.search_knowledge(q.question, 5) s where s.document_id = new.id);
+  return null;
+end
+$$;
+
 -- Name: minute_retry_after(integer, integer, double precision, integer); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer) RETURNS integer
     LANGUAGE sql IMMUTABLE
@@ -451,6 +481,26 @@ CREATE FUNCTION private.minute_retry_after(p_count integer, p_previous integer, 
     end
   )::integer)
 $$;
+
+-- Name: open_question_key(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.open_question_key(question text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select array_to_string(pg_catalog.tsvector_to_array(private.german_lexemes(question)), ' ')
+$$;
+
+-- Name: FUNCTION open_question_key(question text); Type: COMMENT; Schema: private
+COMMENT ON FUNCTION private.open_question_key(question text) IS 'The lexemes of a question (private.german_lexemes), sorted and space-separated: what makes two questions the same open question.';
+
+-- Name: open_question_retention(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.open_question_retention() RETURNS interval
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$ select interval '30 days' $$;
+
+-- Name: FUNCTION open_question_retention(); Type: COMMENT; Schema: private
+COMMENT ON FUNCTION private.open_question_retention() IS 'How long an open question is kept after it was last asked.';
 
 -- Name: passage_evidence(tsvector, private.search_term[]); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) RETURNS jsonb
@@ -694,6 +744,24 @@ begin
   return array[word];
 end
 $$;
+
+-- Name: sweep_open_questions(timestamp with time zone); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.sweep_open_questions(swept_at timestamp with time zone DEFAULT now()) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  removed integer;
+begin
+  delete from public.open_questions q
+   where q.last_asked_at < sweep_open_questions.swept_at - private.open_question_retention();
+  get diagnostics removed = row_count;
+  return removed;
+end
+$$;
+
+-- Name: FUNCTION sweep_open_questions(swept_at timestamp with time zone); Type: COMMENT; Schema: private
+COMMENT ON FUNCTION private.sweep_open_questions(swept_at timestamp with time zone) IS 'Deletes open questions last asked more than private.open_question_retention() before swept_at (default now); returns how many.';
 
 -- Name: term_query(text); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer) RETURNS record
@@ -1071,6 +1139,27 @@ $$;
 -- Name: FUNCTION begin_document_reprocessing(document_id uuid); Type: COMMENT; Schema: public
 COMMENT ON FUNCTION public.begin_document_reprocessing(document_id uuid) IS 'Admin only: claims an ERROR or stuck PROCESSING document for processing again (PROCESSING, passages dropped).';
 
+-- Name: clear_open_questions(); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.clear_open_questions() RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  removed integer;
+begin
+  if not ((select public.is_admin()) or (select auth.role()) = 'service_role') then
+    raise exception 'only admins may delete the open questions' using errcode = '42501';
+  end if;
+  -- A condition that is always true: Supabase's sessions refuse a DELETE without any (pg-safeupdate).
+  delete from public.open_questions q where true;
+  get diagnostics removed = row_count;
+  return removed;
+end
+$$;
+
+-- Name: FUNCTION clear_open_questions(); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.clear_open_questions() IS 'Admin only: deletes every open question ("Alle löschen"); returns how many.';
+
 -- Name: count_answered_question(uuid); Type: FUNCTION; Schema: public
 CREATE FUNCTION public.count_answered_question(conversation_id uuid) RETURNS uuid
     LANGUAGE plpgsql
@@ -1193,6 +1282,53 @@ $$;
 
 -- Name: FUNCTION is_admin(); Type: COMMENT; Schema: public
 COMMENT ON FUNCTION public.is_admin() IS 'True when the request''s JWT carries app_metadata.role = admin. Used by policies and admin-only functions.';
+
+-- Name: record_open_question(text, text, integer); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.record_open_question(question text, client text, per_day integer) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  asked constant text := left(btrim(record_open_question.question), 300);
+  admitted json;
+begin
+  if (select auth.role()) is distinct from 'service_role' then
+    raise exception 'only the coach function records open questions' using errcode = '42501';
+  end if;
+  if not coalesce((select s.record_open_questions from public.system_settings s), true) then
+    return 'off';
+  end if;
+  if not exists (
+    select from pg_catalog.unnest(pg_catalog.tsvector_to_array(private.german_lexemes(asked))) as l(lexeme)
+     where not exists (select from private.question_words w where w.lexeme = l.lexeme)
+  ) then
+    return 'no_topic';
+  end if;
+
+  admitted := public.admit_request(
+    p_fn => 'open_questions',
+    p_client => record_open_question.client,
+    p_per_minute => greatest(record_open_question.per_day, 1),
+    p_per_day => greatest(record_open_question.per_day, 1)
+  );
+  if (admitted ->> 'allowed')::boolean is not true then
+    return 'limited';
+  end if;
+
+  insert into public.open_questions as o (question)
+  values (asked)
+  on conflict (lexemes) do update
+    set ask_count = o.ask_count + 1,
+        last_asked_at = greatest(now(), o.last_asked_at),
+        answered_by = null,
+        answered_title = null,
+        answered_at = null;
+  return 'kept';
+end
+$$;
+
+-- Name: FUNCTION record_open_question(question text, client text, per_day integer); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.record_open_question(question text, client text, per_day integer) IS 'Service role only (the coach function): keeps or counts a question the knowledge base could not answer; returns kept, off, no_topic or limited.';
 
 -- Name: record_spend(text, bigint); Type: FUNCTION; Schema: public
 CREATE FUNCTION public.record_spend(p_kind text, p_amount bigint) RETURNS bigint
@@ -1584,6 +1720,32 @@ ALTER TABLE public.document_chunks ALTER COLUMN id ADD GENERATED ALWAYS AS IDENT
     CACHE 1
 );
 
+-- Name: open_questions; Type: TABLE; Schema: public
+CREATE TABLE public.open_questions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    question text NOT NULL,
+    lexemes text GENERATED ALWAYS AS (private.open_question_key(question)) STORED NOT NULL,
+    ask_count integer DEFAULT 1 NOT NULL,
+    first_asked_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_asked_at timestamp with time zone DEFAULT now() NOT NULL,
+    answered_by uuid,
+    answered_title text,
+    answered_at timestamp with time zone,
+    CONSTRAINT open_questions_answer_whole CHECK ((((answered_by IS NULL) AND (answered_title IS NULL) AND (answered_at IS NULL)) OR ((answered_by IS NOT NULL) AND (answered_title IS NOT NULL) AND (answered_at IS NOT NULL)))),
+    CONSTRAINT open_questions_ask_count_check CHECK ((ask_count >= 1)),
+    CONSTRAINT open_questions_last_after_first CHECK ((last_asked_at >= first_asked_at)),
+    CONSTRAINT open_questions_question_check CHECK (((char_length(question) >= 1) AND (char_length(question) <= 300)))
+);
+
+-- Name: TABLE open_questions; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.open_questions IS 'Questions the coach could not answer from its knowledge: scrubbed text only, counted by lexemes, no link to a visitor or conversation; deleted 30 days after last asked.';
+
+-- Name: COLUMN open_questions.question; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.open_questions.question IS 'The question as first asked, scrubbed of e-mail addresses, phone numbers, links, long numbers and names; at most 300 characters.';
+
+-- Name: COLUMN open_questions.answered_by; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.open_questions.answered_by IS 'A document processed after the question was asked that the search now finds for it; null when none (or when it was deleted).';
+
 -- Name: request_counts; Type: TABLE; Schema: public
 CREATE TABLE public.request_counts (
     fn text NOT NULL,
@@ -1608,6 +1770,17 @@ CREATE TABLE public.spend_reservations (
 
 -- Name: TABLE spend_reservations; Type: COMMENT; Schema: public
 COMMENT ON TABLE public.spend_reservations IS 'Open reservations: the largest cost of a request under way, counted in client_spend and daily_spend until settled.';
+
+-- Name: system_settings; Type: TABLE; Schema: public
+CREATE TABLE public.system_settings (
+    id boolean DEFAULT true NOT NULL,
+    record_open_questions boolean DEFAULT true NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT system_settings_id_check CHECK (id)
+);
+
+-- Name: TABLE system_settings; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.system_settings IS 'The operator''s switches, exactly one row. record_open_questions: whether unanswered questions are kept (off deletes nothing).';
 
 -- Name: users; Type: TABLE; Schema: public
 CREATE TABLE public.users (
@@ -1701,6 +1874,14 @@ ALTER TABLE ONLY public.documents
 ALTER TABLE ONLY public.documents
     ADD CONSTRAINT documents_storage_path_key UNIQUE (storage_path);
 
+-- Name: open_questions open_questions_lexemes_key; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.open_questions
+    ADD CONSTRAINT open_questions_lexemes_key UNIQUE (lexemes);
+
+-- Name: open_questions open_questions_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.open_questions
+    ADD CONSTRAINT open_questions_pkey PRIMARY KEY (id);
+
 -- Name: request_counts request_counts_pkey; Type: CONSTRAINT; Schema: public
 ALTER TABLE ONLY public.request_counts
     ADD CONSTRAINT request_counts_pkey PRIMARY KEY (fn, client, window_kind, window_start);
@@ -1708,6 +1889,10 @@ ALTER TABLE ONLY public.request_counts
 -- Name: spend_reservations spend_reservations_pkey; Type: CONSTRAINT; Schema: public
 ALTER TABLE ONLY public.spend_reservations
     ADD CONSTRAINT spend_reservations_pkey PRIMARY KEY (id);
+
+-- Name: system_settings system_settings_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.system_settings
+    ADD CONSTRAINT system_settings_pkey PRIMARY KEY (id);
 
 -- Name: users users_pkey; Type: CONSTRAINT; Schema: public
 ALTER TABLE ONLY public.users
@@ -1753,6 +1938,12 @@ CREATE INDEX documents_created_by_idx ON public.documents USING btree (created_b
 -- Name: documents_processing_idx; Type: INDEX; Schema: public
 CREATE INDEX documents_processing_idx ON public.documents USING btree (processing_started_at) WHERE (status = 'PROCESSING'::public.document_status);
 
+-- Name: open_questions_answered_by_idx; Type: INDEX; Schema: public
+CREATE INDEX open_questions_answered_by_idx ON public.open_questions USING btree (answered_by);
+
+-- Name: open_questions_last_asked_at_idx; Type: INDEX; Schema: public
+CREATE INDEX open_questions_last_asked_at_idx ON public.open_questions USING btree (last_asked_at);
+
 -- Name: voice_configs_single_active_idx; Type: INDEX; Schema: public
 CREATE UNIQUE INDEX voice_configs_single_active_idx ON public.voice_configs USING btree (is_active) WHERE is_active;
 
@@ -1768,11 +1959,20 @@ CREATE TRIGGER document_chunks_count_inserted AFTER INSERT ON public.document_ch
 -- Name: document_chunks document_chunks_count_updated; Type: TRIGGER; Schema: public
 CREATE TRIGGER document_chunks_count_updated AFTER UPDATE ON public.document_chunks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.track_knowledge_terms();
 
+-- Name: documents documents_mark_answered_open_questions; Type: TRIGGER; Schema: public
+CREATE TRIGGER documents_mark_answered_open_questions AFTER UPDATE OF status ON public.documents FOR EACH ROW WHEN (((new.status = 'COMPLETED'::public.document_status) AND (old.status IS DISTINCT FROM 'COMPLETED'::public.document_status) AND (new.deleting_since IS NULL))) EXECUTE FUNCTION private.mark_answered_open_questions();
+
 -- Name: documents documents_set_updated_at; Type: TRIGGER; Schema: public
 CREATE TRIGGER documents_set_updated_at BEFORE UPDATE ON public.documents FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 -- Name: documents documents_stamp_processing_start; Type: TRIGGER; Schema: public
 CREATE TRIGGER documents_stamp_processing_start BEFORE UPDATE ON public.documents FOR EACH ROW EXECUTE FUNCTION private.stamp_processing_start();
+
+-- Name: open_questions open_questions_forget_lost_answer; Type: TRIGGER; Schema: public
+CREATE TRIGGER open_questions_forget_lost_answer BEFORE UPDATE OF answered_by ON public.open_questions FOR EACH ROW EXECUTE FUNCTION private.forget_lost_answer();
+
+-- Name: system_settings system_settings_set_updated_at; Type: TRIGGER; Schema: public
+CREATE TRIGGER system_settings_set_updated_at BEFORE UPDATE ON public.system_settings FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 -- Name: voice_configs voice_configs_keep_one_active; Type: TRIGGER; Schema: public
 CREATE CONSTRAINT TRIGGER voice_configs_keep_one_active AFTER DELETE OR UPDATE OF is_active ON public.voice_configs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.ensure_active_voice_config();
@@ -1787,6 +1987,10 @@ ALTER TABLE ONLY public.document_chunks
 -- Name: documents documents_created_by_fkey; Type: FK CONSTRAINT; Schema: public
 ALTER TABLE ONLY public.documents
     ADD CONSTRAINT documents_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+
+-- Name: open_questions open_questions_answered_by_fkey; Type: FK CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.open_questions
+    ADD CONSTRAINT open_questions_answered_by_fkey FOREIGN KEY (answered_by) REFERENCES public.documents(id) ON DELETE SET NULL;
 
 -- Name: users users_id_fkey; Type: FK CONSTRAINT; Schema: public
 ALTER TABLE ONLY public.users
@@ -1807,6 +2011,9 @@ CREATE POLICY "Admins change documents" ON public.documents FOR UPDATE TO authen
 -- Name: document_chunks Admins change passages; Type: POLICY; Schema: public
 CREATE POLICY "Admins change passages" ON public.document_chunks FOR UPDATE TO authenticated USING (( SELECT public.is_admin() AS is_admin)) WITH CHECK (( SELECT public.is_admin() AS is_admin));
 
+-- Name: system_settings Admins change the settings; Type: POLICY; Schema: public
+CREATE POLICY "Admins change the settings" ON public.system_settings FOR UPDATE TO authenticated USING (( SELECT public.is_admin() AS is_admin)) WITH CHECK (( SELECT public.is_admin() AS is_admin));
+
 -- Name: voice_configs Admins change voices; Type: POLICY; Schema: public
 CREATE POLICY "Admins change voices" ON public.voice_configs FOR UPDATE TO authenticated USING (( SELECT public.is_admin() AS is_admin)) WITH CHECK (( SELECT public.is_admin() AS is_admin));
 
@@ -1819,17 +2026,29 @@ CREATE POLICY "Admins delete passages" ON public.document_chunks FOR DELETE TO a
 -- Name: voice_configs Admins delete voices; Type: POLICY; Schema: public
 CREATE POLICY "Admins delete voices" ON public.voice_configs FOR DELETE TO authenticated USING (( SELECT public.is_admin() AS is_admin));
 
+-- Name: open_questions Admins dismiss open questions; Type: POLICY; Schema: public
+CREATE POLICY "Admins dismiss open questions" ON public.open_questions FOR DELETE TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: open_questions Admins mark open questions answered; Type: POLICY; Schema: public
+CREATE POLICY "Admins mark open questions answered" ON public.open_questions FOR UPDATE TO authenticated USING (( SELECT public.is_admin() AS is_admin)) WITH CHECK (( SELECT public.is_admin() AS is_admin));
+
 -- Name: conversations Admins read conversations; Type: POLICY; Schema: public
 CREATE POLICY "Admins read conversations" ON public.conversations FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
 
 -- Name: documents Admins read documents; Type: POLICY; Schema: public
 CREATE POLICY "Admins read documents" ON public.documents FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
 
+-- Name: open_questions Admins read open questions; Type: POLICY; Schema: public
+CREATE POLICY "Admins read open questions" ON public.open_questions FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
 -- Name: users Admins read operator profiles; Type: POLICY; Schema: public
 CREATE POLICY "Admins read operator profiles" ON public.users FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
 
 -- Name: document_chunks Admins read passages; Type: POLICY; Schema: public
 CREATE POLICY "Admins read passages" ON public.document_chunks FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: system_settings Admins read the settings; Type: POLICY; Schema: public
+CREATE POLICY "Admins read the settings" ON public.system_settings FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
 
 -- Name: voice_configs Signed-in users read the active voice, admins all voices; Type: POLICY; Schema: public
 CREATE POLICY "Signed-in users read the active voice, admins all voices" ON public.voice_configs FOR SELECT TO authenticated USING ((is_active OR ( SELECT public.is_admin() AS is_admin)));
@@ -1855,11 +2074,17 @@ ALTER TABLE public.document_chunks ENABLE ROW LEVEL SECURITY;
 -- Name: documents; Type: ROW SECURITY; Schema: public
 ALTER TABLE public.documents ENABLE ROW LEVEL SECURITY;
 
+-- Name: open_questions; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.open_questions ENABLE ROW LEVEL SECURITY;
+
 -- Name: request_counts; Type: ROW SECURITY; Schema: public
 ALTER TABLE public.request_counts ENABLE ROW LEVEL SECURITY;
 
 -- Name: spend_reservations; Type: ROW SECURITY; Schema: public
 ALTER TABLE public.spend_reservations ENABLE ROW LEVEL SECURITY;
+
+-- Name: system_settings; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.system_settings ENABLE ROW LEVEL SECURITY;
 
 -- Name: users; Type: ROW SECURITY; Schema: public
 ALTER TABLE public.users ENABLE ROW LEVEL SECURITY;
@@ -1881,6 +2106,9 @@ CREATE POLICY "Admins upload documents" ON storage.objects FOR INSERT TO authent
 
 -- Name: supabase_realtime documents; Type: PUBLICATION TABLE; Schema: public
 ALTER PUBLICATION supabase_realtime ADD TABLE ONLY public.documents;
+
+-- Name: supabase_realtime open_questions; Type: PUBLICATION TABLE; Schema: public
+ALTER PUBLICATION supabase_realtime ADD TABLE ONLY public.open_questions;
 
 -- Name: SCHEMA private; Type: ACL; Schema: -
 GRANT USAGE ON SCHEMA private TO authenticated;
@@ -1907,6 +2135,9 @@ GRANT ALL ON FUNCTION private.document_passages(source text, max_chars integer) 
 REVOKE ALL ON FUNCTION private.document_stuck_after() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.document_stuck_after() TO authenticated;
 GRANT ALL ON FUNCTION private.document_stuck_after() TO service_role;
+
+-- Name: FUNCTION forget_lost_answer(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.forget_lost_answer() FROM PUBLIC;
 
 -- Name: FUNCTION fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real) FROM PUBLIC;
@@ -1950,9 +2181,21 @@ REVOKE ALL ON FUNCTION private.lexical_candidates(terms private.search_term[], w
 GRANT ALL ON FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) TO authenticated;
 GRANT ALL ON FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) TO service_role;
 
+-- Name: FUNCTION mark_answered_open_questions(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.mark_answered_open_questions() FROM PUBLIC;
+
 -- Name: FUNCTION minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer) TO service_role;
+
+-- Name: FUNCTION open_question_key(question text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.open_question_key(question text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.open_question_key(question text) TO authenticated;
+GRANT ALL ON FUNCTION private.open_question_key(question text) TO service_role;
+
+-- Name: FUNCTION open_question_retention(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.open_question_retention() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.open_question_retention() TO service_role;
 
 -- Name: FUNCTION passage_evidence(fts tsvector, terms private.search_term[]); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) FROM PUBLIC;
@@ -1981,6 +2224,9 @@ REVOKE ALL ON FUNCTION private.stamp_processing_start() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.stand_ins(word text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.stand_ins(word text) TO authenticated;
 GRANT ALL ON FUNCTION private.stand_ins(word text) TO service_role;
+
+-- Name: FUNCTION sweep_open_questions(swept_at timestamp with time zone); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.sweep_open_questions(swept_at timestamp with time zone) FROM PUBLIC;
 
 -- Name: FUNCTION term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer) FROM PUBLIC;
@@ -2024,6 +2270,11 @@ REVOKE ALL ON FUNCTION public.begin_document_reprocessing(document_id uuid) FROM
 GRANT ALL ON FUNCTION public.begin_document_reprocessing(document_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.begin_document_reprocessing(document_id uuid) TO service_role;
 
+-- Name: FUNCTION clear_open_questions(); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.clear_open_questions() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.clear_open_questions() TO authenticated;
+GRANT ALL ON FUNCTION public.clear_open_questions() TO service_role;
+
 -- Name: FUNCTION count_answered_question(conversation_id uuid); Type: ACL; Schema: public
 REVOKE ALL ON FUNCTION public.count_answered_question(conversation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.count_answered_question(conversation_id uuid) TO service_role;
@@ -2044,6 +2295,10 @@ REVOKE ALL ON FUNCTION public.is_admin() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.is_admin() TO anon;
 GRANT ALL ON FUNCTION public.is_admin() TO authenticated;
 GRANT ALL ON FUNCTION public.is_admin() TO service_role;
+
+-- Name: FUNCTION record_open_question(question text, client text, per_day integer); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.record_open_question(question text, client text, per_day integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.record_open_question(question text, client text, per_day integer) TO service_role;
 
 -- Name: FUNCTION record_spend(p_kind text, p_amount bigint); Type: ACL; Schema: public
 REVOKE ALL ON FUNCTION public.record_spend(p_kind text, p_amount bigint) FROM PUBLIC;
@@ -2135,11 +2390,31 @@ GRANT ALL ON SEQUENCE public.document_chunks_id_seq TO anon;
 GRANT ALL ON SEQUENCE public.document_chunks_id_seq TO authenticated;
 GRANT ALL ON SEQUENCE public.document_chunks_id_seq TO service_role;
 
+-- Name: TABLE open_questions; Type: ACL; Schema: public
+GRANT SELECT,DELETE,MAINTAIN ON TABLE public.open_questions TO authenticated;
+GRANT ALL ON TABLE public.open_questions TO service_role;
+
+-- Name: COLUMN open_questions.answered_by; Type: ACL; Schema: public
+GRANT UPDATE(answered_by) ON TABLE public.open_questions TO authenticated;
+
+-- Name: COLUMN open_questions.answered_title; Type: ACL; Schema: public
+GRANT UPDATE(answered_title) ON TABLE public.open_questions TO authenticated;
+
+-- Name: COLUMN open_questions.answered_at; Type: ACL; Schema: public
+GRANT UPDATE(answered_at) ON TABLE public.open_questions TO authenticated;
+
 -- Name: TABLE request_counts; Type: ACL; Schema: public
 GRANT ALL ON TABLE public.request_counts TO service_role;
 
 -- Name: TABLE spend_reservations; Type: ACL; Schema: public
 GRANT ALL ON TABLE public.spend_reservations TO service_role;
+
+-- Name: TABLE system_settings; Type: ACL; Schema: public
+GRANT SELECT,MAINTAIN ON TABLE public.system_settings TO authenticated;
+GRANT ALL ON TABLE public.system_settings TO service_role;
+
+-- Name: COLUMN system_settings.record_open_questions; Type: ACL; Schema: public
+GRANT UPDATE(record_open_questions) ON TABLE public.system_settings TO authenticated;
 
 -- Name: TABLE users; Type: ACL; Schema: public
 GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.users TO anon;
