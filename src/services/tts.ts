@@ -5,7 +5,7 @@
  */
 import { env } from '../config/env';
 import { functionUrl } from './functionsUrl';
-import type { VoiceSettings } from './voiceConfig';
+import { toStoredVoiceSettings, type BrowserVoiceSettings } from '../../supabase/functions/_shared/voiceSettings';
 import { catalogue } from '../../supabase/functions/_shared/catalogue';
 import { TtsError } from './speechErrors';
 
@@ -17,7 +17,7 @@ export interface SpeechOptions {
   /** Ask the function to cache the audio (the greeting: the same text every time). */
   cache?: boolean;
   /** Unsaved settings to try out; the function honours them only for an admin's token. */
-  voiceSettings?: VoiceSettings;
+  voiceSettings?: BrowserVoiceSettings;
   /** The signed-in user's access token; the public anon key otherwise. */
   accessToken?: string;
   signal?: AbortSignal;
@@ -85,7 +85,7 @@ export interface StreamOptions extends SpeechOptions {
   previousText?: string;
 }
 
-async function browserVoice(voiceSettings: VoiceSettings | undefined): Promise<SpeechSource> {
+async function browserVoice(voiceSettings: BrowserVoiceSettings | undefined): Promise<SpeechSource> {
   const voice = voiceSettings ? { rate: voiceSettings.speed, pitch: voiceSettings.pitch } : await savedBrowserVoice();
   return { kind: 'browser', ...voice };
 }
@@ -106,18 +106,7 @@ export async function openSpeech(text: string, options: StreamOptions = {}): Pro
     format: 'pcm',
     ...(options.cache ? { cache: true } : {}),
     ...(options.previousText ? { previousText: options.previousText } : {}),
-    ...(voiceSettings
-      ? {
-          voiceSettings: {
-            stability: voiceSettings.stability,
-            similarity_boost: voiceSettings.similarityBoost,
-            style: voiceSettings.style,
-            use_speaker_boost: voiceSettings.useSpeakerBoost,
-            speed: voiceSettings.speed,
-            pitch: voiceSettings.pitch,
-          },
-        }
-      : {}),
+    ...(voiceSettings ? { voiceSettings: toStoredVoiceSettings(voiceSettings) } : {}),
   };
   const response = await fetch(functionUrl('tts'), {
     method: 'POST',
