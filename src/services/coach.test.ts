@@ -130,6 +130,6 @@ describe('sendRating', () => {
 
   it('rejects when the function refuses', async () => {
     answer = () => jsonResponse(404, { error: { message: 'not found', code: 'not_found' } });
-    await expect(sendRating('unknown', 3)).rejects.toThrow('rating refused: 404');
+    await expect(sendRating('unknown', 3)).rejects.toMatchObject({ name: 'FunctionCallError', status: 404, code: 'not_found' });
   });
 });

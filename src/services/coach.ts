@@ -1,6 +1,7 @@
 /**
  * The live coach's calls: the chat (an OpenAI-compatible endpoint of the project's `coach`
- * function, through the `openai` SDK) and the conversation rating.
+ * function, through the `openai` SDK) and the conversation rating (edgeFunctions.ts, as every
+ * other call of a function).
  *
  * The SDK runs in the browser with `dangerouslyAllowBrowser`. That flag guards against shipping a
  * secret OpenAI key to visitors; here the "API key" is the project's public anon key (it is in
@@ -11,7 +12,7 @@
  */
 import type OpenAI from 'openai';
 import { env } from '../config/env';
-import { functionUrl } from './functionsUrl';
+import { callFunction, functionUrl } from './edgeFunctions';
 
 export interface CoachMessage {
   role: 'user' | 'assistant';
@@ -136,18 +137,7 @@ export async function startCoachReply(
   }
 }
 
-export class RatingError extends Error {
-  override readonly name = 'RatingError';
-}
-
-/** Rates a conversation 1–5 (rating again overwrites). */
+/** Rates a conversation 1–5 (rating again overwrites). Rejects with FunctionCallError. */
 export async function sendRating(conversationId: string, rating: number): Promise<void> {
-  const response = await fetch(`${functionUrl('coach')}/rating`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${env.VITE_SUPABASE_ANON_KEY}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ conversationId, rating }),
-  }).catch((error: unknown) => {
-    throw new RatingError(error instanceof Error ? error.message : String(error));
-  });
-  if (!response.ok) throw new RatingError(`rating refused: ${response.status}`);
+  await callFunction('coach', { path: 'rating', json: { conversationId, rating } });
 }
