@@ -62,9 +62,15 @@ function coachClient(): Promise<OpenAI> {
   return client;
 }
 
-/** Starts loading the SDK ahead of the first question (the page calls it when the chat opens). */
-export function preloadCoach(): void {
-  coachClient().catch(() => undefined);
+/**
+ * Starts loading the SDK ahead of the first question (the page calls it when the chat opens);
+ * resolves when it is loaded, or could not be (the question then says so).
+ */
+export function preloadCoach(): Promise<void> {
+  return coachClient().then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 let warmedUp = false;
@@ -75,13 +81,17 @@ let warmedUp = false;
  * one the first question would need (same URL, the SDK's same headers), so the browser has it
  * cached by then; on Supabase it also starts an instance of the function. Once per page view; the
  * session calls it once the greeting sounds, so that it does not compete with the greeting.
+ * Resolves when the request is answered (at once when it was sent before).
  */
-export function warmUpCoach(): void {
-  if (warmedUp) return;
+export function warmUpCoach(): Promise<void> {
+  if (warmedUp) return Promise.resolve();
   warmedUp = true;
-  void coachClient()
+  return coachClient()
     .then((openai) => openai.get('/chat/completions', { maxRetries: 0 }))
-    .catch(() => undefined);
+    .then(
+      () => undefined,
+      () => undefined,
+    );
 }
 
 function isAbort(error: unknown, signal?: AbortSignal): boolean {
