@@ -1,4 +1,5 @@
-import { documentText, hasReadableText, joinUnit, pageText, type PdfTextItem } from './pdfTextLayout';
+import { documentText, hasReadableText, joinUnit, pageText } from './pdfTextLayout';
+import type { PdfTextItem } from './pdfTextLines';
 
 /** A run at baseline `y` in a 10-point font. */
 const run = (str: string, y: number, hasEOL = false, height = 10): PdfTextItem => ({

@@ -1,9 +1,9 @@
 /**
  * The admin-only `system-settings` function: whether the provider keys are set on the server
- * (masked, never the key) and clearing the coach's cached voice audio.
+ * (masked, never the key), today's spend against the caps, and clearing the coach's cached voice
+ * audio. Failures reject with FunctionCallError.
  */
-import { env } from '../config/env';
-import { functionUrl } from './functionsUrl';
+import { callFunctionJson } from './edgeFunctions';
 
 export interface KeyStatus {
   configured: boolean;
@@ -16,10 +16,6 @@ export interface ProviderKeys {
   voice: KeyStatus;
 }
 
-function headers(accessToken: string): Record<string, string> {
-  return { authorization: `Bearer ${accessToken}`, apikey: env.VITE_SUPABASE_ANON_KEY };
-}
-
 function keyStatus(value: unknown): KeyStatus {
   if (typeof value !== 'object' || value === null) return { configured: false, masked: null };
   const record = value as Record<string, unknown>;
@@ -30,20 +26,13 @@ function keyStatus(value: unknown): KeyStatus {
 }
 
 export async function fetchProviderKeys(accessToken: string): Promise<ProviderKeys> {
-  const response = await fetch(functionUrl('system-settings'), { headers: headers(accessToken) });
-  if (!response.ok) throw new Error(`system-settings answered ${String(response.status)}`);
-  const body = (await response.json()) as Record<string, unknown>;
+  const body = await callFunctionJson('system-settings', { accessToken });
   return { languageModel: keyStatus(body.languageModel), voice: keyStatus(body.voice) };
 }
 
 /** Removes every cached voice recording; returns how many were removed. */
 export async function clearVoiceCache(accessToken: string): Promise<number> {
-  const response = await fetch(`${functionUrl('system-settings')}/clear-tts-cache`, {
-    method: 'POST',
-    headers: headers(accessToken),
-  });
-  if (!response.ok) throw new Error(`clear-tts-cache answered ${String(response.status)}`);
-  const body = (await response.json()) as { removed?: unknown };
+  const body = await callFunctionJson('system-settings', { method: 'POST', path: 'clear-tts-cache', accessToken });
   return typeof body.removed === 'number' ? body.removed : 0;
 }
 
@@ -66,8 +55,6 @@ function figures(value: unknown): UsageFigures {
 }
 
 export async function fetchUsage(accessToken: string): Promise<Usage> {
-  const response = await fetch(`${functionUrl('system-settings')}/usage`, { headers: headers(accessToken) });
-  if (!response.ok) throw new Error(`usage answered ${String(response.status)}`);
-  const body = (await response.json()) as Record<string, unknown>;
+  const body = await callFunctionJson('system-settings', { path: 'usage', accessToken });
   return { caps: figures(body.caps), today: figures(body.today) };
 }
