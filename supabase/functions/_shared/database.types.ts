@@ -47,18 +47,21 @@ export type Database = {
           client: string
           day: string
           kind: string
+          scope: string
         }
         Insert: {
           amount?: number
           client: string
           day: string
           kind: string
+          scope?: string
         }
         Update: {
           amount?: number
           client?: string
           day?: string
           kind?: string
+          scope?: string
         }
         Relationships: []
       }
@@ -226,6 +229,36 @@ export type Database = {
         }
         Relationships: []
       }
+      spend_alerts: {
+        Row: {
+          amount: number
+          cap: number
+          clients: number
+          day: string
+          kind: string
+          raised_at: string
+          threshold: number
+        }
+        Insert: {
+          amount: number
+          cap: number
+          clients: number
+          day: string
+          kind: string
+          raised_at?: string
+          threshold: number
+        }
+        Update: {
+          amount?: number
+          cap?: number
+          clients?: number
+          day?: string
+          kind?: string
+          raised_at?: string
+          threshold?: number
+        }
+        Relationships: []
+      }
       spend_reservations: {
         Row: {
           amount: number
@@ -234,6 +267,7 @@ export type Database = {
           day: string
           id: string
           kind: string
+          scopes: string[]
         }
         Insert: {
           amount: number
@@ -242,6 +276,7 @@ export type Database = {
           day: string
           id?: string
           kind: string
+          scopes?: string[]
         }
         Update: {
           amount?: number
@@ -250,6 +285,7 @@ export type Database = {
           day?: string
           id?: string
           kind?: string
+          scopes?: string[]
         }
         Relationships: []
       }
@@ -322,7 +358,7 @@ export type Database = {
       admit_request: {
         Args: {
           p_amount?: number
-          p_budget?: number
+          p_budgets?: Json
           p_cap?: number
           p_client: string
           p_fn: string
@@ -351,6 +387,11 @@ export type Database = {
         Returns: number
       }
       is_admin: { Args: never; Returns: boolean }
+      only_anonymous_sign_ups: { Args: { event: Json }; Returns: Json }
+      rate_conversation: {
+        Args: { p_conversation: string; p_rating: number }
+        Returns: string
+      }
       record_spend: { Args: { p_amount: number; p_kind: string }; Returns: number }
       refresh_document_text: {
         Args: { document_id: string; text: string }
@@ -360,9 +401,8 @@ export type Database = {
       reserve_spend: {
         Args: {
           p_amount: number
-          p_budget: number
+          p_budgets: Json
           p_cap: number
-          p_client: string
           p_kind: string
         }
         Returns: Json
