@@ -12,6 +12,7 @@
 import type OpenAI from 'openai';
 import { env } from '../config/env';
 import { functionUrl } from './functionsUrl';
+import { visitorToken } from './visitorSession';
 
 export interface CoachMessage {
   role: 'user' | 'assistant';
@@ -117,12 +118,16 @@ export async function startCoachReply(
   { conversationId, signal }: { conversationId?: string | null; signal?: AbortSignal } = {},
 ): Promise<CoachReply> {
   try {
-    const openai = await coachClient();
+    const [openai, token] = await Promise.all([coachClient(), visitorToken()]);
     const { data, response } = await openai.chat.completions
       .create(
         // The function decides the model; the SDK's type only needs a name here.
         { model: 'coach', messages: messages.map(({ role, content }) => ({ role, content })), stream: true },
-        { signal: signal ?? null, headers: conversationId ? { 'x-conversation-id': conversationId } : {} },
+        {
+          signal: signal ?? null,
+          // The visitor's session where Turnstile asks for one (./visitorSession.ts), else the anon key.
+          headers: { Authorization: `Bearer ${token}`, ...(conversationId ? { 'x-conversation-id': conversationId } : {}) },
+        },
       )
       .withResponse();
     return {
@@ -140,11 +145,14 @@ export class RatingError extends Error {
   override readonly name = 'RatingError';
 }
 
-/** Rates a conversation 1–5 (rating again overwrites). */
+/** Rates a conversation 1–5, once: the coach keeps the first rating (a second one is refused, 409). */
 export async function sendRating(conversationId: string, rating: number): Promise<void> {
+  const token = await visitorToken().catch((error: unknown) => {
+    throw new RatingError(error instanceof Error ? error.message : String(error));
+  });
   const response = await fetch(`${functionUrl('coach')}/rating`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${env.VITE_SUPABASE_ANON_KEY}`, 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ conversationId, rating }),
   }).catch((error: unknown) => {
     throw new RatingError(error instanceof Error ? error.message : String(error));

@@ -11,6 +11,7 @@ import { env } from '../config/env';
 import { encodeWav, wavSeconds } from '../lib/wav';
 import { functionUrl } from './functionsUrl';
 import { SpeechRecognitionError } from './speechRecognition';
+import { visitorToken } from './visitorSession';
 
 /** The function's limit for one segment. */
 export const MAX_UTTERANCE_MS = 60_000;
@@ -51,10 +52,12 @@ export async function transcribeSpeech(
   const context = previousText.slice(-MAX_PREVIOUS_TEXT);
   let response: Response;
   try {
+    // The visitor's session where Turnstile asks for one (./visitorSession.ts), else the anon key.
+    const token = await visitorToken();
     response = await fetch(functionUrl('stt'), {
       method: 'POST',
       headers: {
-        Authorization: `Bearer ${env.VITE_SUPABASE_ANON_KEY}`,
+        Authorization: `Bearer ${token}`,
         'Content-Type': 'audio/wav',
         'x-audio-duration': wavSeconds(wav).toFixed(2),
         // Headers carry ASCII only: the German text goes URI-encoded.

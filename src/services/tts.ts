@@ -5,6 +5,7 @@
  */
 import { env } from '../config/env';
 import { functionUrl } from './functionsUrl';
+import { visitorToken } from './visitorSession';
 import type { VoiceSettings } from './voiceConfig';
 import { catalogue } from '../../supabase/functions/_shared/catalogue';
 import { TtsError } from './speechErrors';
@@ -119,10 +120,13 @@ export async function openSpeech(text: string, options: StreamOptions = {}): Pro
         }
       : {}),
   };
+  // The visitor's session where Turnstile asks for one; without it the browser's voice speaks.
+  const token = options.accessToken ?? (await visitorToken().catch(() => null));
+  if (token === null) return browserVoice(voiceSettings);
   const response = await fetch(functionUrl('tts'), {
     method: 'POST',
     headers: {
-      Authorization: `Bearer ${options.accessToken ?? env.VITE_SUPABASE_ANON_KEY}`,
+      Authorization: `Bearer ${token}`,
       'Content-Type': 'application/json',
     },
     body: JSON.stringify(body),

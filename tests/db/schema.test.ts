@@ -4,6 +4,7 @@ import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { listMigrations } from '../../supabase/local/database';
+import { verifyJwtSettings } from '../../supabase/local/functions';
 import { actors, attempt, insertDocument, type Outcome, run, useDatabase } from './fixtures';
 
 const fixture = useDatabase();
@@ -568,5 +569,18 @@ describe('supabase/config.toml', () => {
     });
     const { rows } = await fixture.db.query('select id, public, file_size_limit, allowed_mime_types from storage.buckets order by id');
     expect(declared).toEqual(rows);
+  });
+
+  it('has the gateway check the JWT of every function that spends money (the visitor session is read from it, not checked again)', async () => {
+    const toml = await readFile(new URL('../../supabase/config.toml', import.meta.url), 'utf8');
+    const settings = verifyJwtSettings(toml);
+    expect(['coach', 'tts', 'stt'].map((name) => settings.get(name))).toEqual([true, true, true]);
+  });
+
+  it('keeps the e-mail provider on for the operators\' password sign-in, with sign-up itself closed', async () => {
+    const toml = await readFile(new URL('../../supabase/config.toml', import.meta.url), 'utf8');
+    const table = (name: string) => new RegExp(`^\\[${name.replace('.', '\\.')}\\]\\n((?:(?:#.*|\\w+ = .*)\\n)+)`, 'm').exec(toml)?.[1] ?? '';
+    expect(table('auth')).toMatch(/^enable_signup = false$/mu);
+    expect(table('auth.email')).toMatch(/^enable_signup = true$/mu);
   });
 });

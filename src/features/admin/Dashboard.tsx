@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { buttonClass } from '../../components/ui/buttonStyles';
 import { useT } from '../../i18n/language';
 import { signOut } from '../../services/auth';
+import { CapAlerts } from './CapAlerts';
 import { StatsCards } from './StatsCards';
 import { VoiceSettingsPanel } from './voice/VoiceSettingsPanel';
 import { SystemSettingsPanel } from './settings/SystemSettingsPanel';
@@ -36,6 +37,7 @@ export function Dashboard({ session }: { session: Session }) {
           {t('dashboard.signOut')}
         </button>
       </div>
+      <CapAlerts token={session.access_token} />
       <StatsCards refreshKey={statsKey} />
       <Tabs.Root
         value={tab}
