@@ -515,6 +515,68 @@ describe('budgets, reservations and what is counted', () => {
     expect((await usageToday(harness)).modelTokens).toBe(0);
   });
 
+  it('reads the body before reserving anything, and gives up on one that does not arrive within 10 s', async () => {
+    const functionEnv = { ...env, CLIENT_IP_HEADER: 'x-forwarded-for', SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY };
+    for (const path of ['coach/chat/completions', 'tts']) {
+      const name = path.split('/')[0] ?? '';
+      const handle = ((await import(`../../supabase/functions/${name}/handler.ts`)) as { handle: Handler }).handle;
+      // A client that sends the start of its body and then nothing more.
+      const stalled = new Request(`http://function.test/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.81' },
+        body: new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"messages": [{"role": "user", "content": "Hal'));
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const answering = handle(stalled, functionEnv);
+        await vi.advanceTimersByTimeAsync(10_000);
+        const answer = await answering;
+        expect(answer.status, path).toBe(408);
+        expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('body_timeout');
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+    // Nothing was reserved or counted for them, and no provider was asked.
+    const counted = await harness.stack.db.query(`select 1 from public.request_counts where client = '203.0.113.81'`);
+    expect(counted.rows).toEqual([]);
+    expect((await harness.stack.db.query('select 1 from public.spend_reservations')).rows).toEqual([]);
+    expect(fake.requests()).toHaveLength(0);
+    expect(voice.requests()).toHaveLength(0);
+  });
+
+  it('settles a stream the visitor cancels before its first piece was pulled, and frees its slot', async () => {
+    const functionEnv = { ...env, CLIENT_IP_HEADER: 'x-forwarded-for', COACH_CONCURRENT_LIMIT: '1', SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY };
+    const handle = (await import('../../supabase/functions/coach/handler')).handle;
+    const ask = () =>
+      handle(
+        new Request('http://function.test/coach/chat/completions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.82' },
+          body: JSON.stringify({ ...question, stream: true }),
+        }),
+        functionEnv,
+      );
+    const answer = await ask();
+    expect(answer.status).toBe(200);
+    // The visitor goes before reading a byte.
+    await answer.body?.cancel();
+    await expect.poll(async () => (await harness.stack.db.query('select 1 from public.spend_reservations')).rows.length).toBe(0);
+    // Counted at the most the model could have billed (it had been asked): the prompt's bytes and a full reply.
+    const sent = fake.requests()[0]?.body as { messages: { content: string }[]; max_tokens: number };
+    const prompt = sent.messages.reduce((sum, message) => sum + Buffer.byteLength(message.content, 'utf8') + 4, 3);
+    expect(await clientSpend('203.0.113.82', 'model_tokens')).toBe(prompt + sent.max_tokens);
+    // Its stream slot is free again: the next question of the same client is admitted.
+    const next = await ask();
+    expect(next.status).toBe(200);
+    await next.text();
+  });
+
   it('refuses a client over its requests per minute before reading its body', async () => {
     const functionEnv = { ...env, CLIENT_IP_HEADER: 'x-forwarded-for', SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY, COACH_RATE_LIMIT: '1', TTS_RATE_LIMIT: '1' };
     for (const [path, body] of [

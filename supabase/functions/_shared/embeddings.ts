@@ -52,8 +52,17 @@ export class EmbeddingError extends Error {}
 export async function embedTexts(provider: EmbeddingProvider, texts: readonly string[], given?: AbortSignal): Promise<number[][]> {
   const bound = texts.reduce((sum, text) => sum + textTokenBound(text), 0);
   // Never longer than EMBEDDING_TIMEOUT_MS, whatever the caller's own deadline.
-  const timeout = AbortSignal.timeout(EMBEDDING_TIMEOUT_MS);
-  const signal = given ? AbortSignal.any([given, timeout]) : timeout;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), EMBEDDING_TIMEOUT_MS);
+  const signal = given ? AbortSignal.any([given, deadline.signal]) : deadline.signal;
+  try {
+    return await embedWithin(provider, texts, bound, signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function embedWithin(provider: EmbeddingProvider, texts: readonly string[], bound: number, signal: AbortSignal): Promise<number[][]> {
   const bill = (tokens: number) => {
     if (provider.meter) provider.meter.tokens += tokens;
   };
