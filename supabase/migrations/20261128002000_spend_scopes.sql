@@ -314,6 +314,8 @@ begin
   perform private.client_lock(p_client);
 
   if p_kind is not null then
+    -- What an instance that died left reserved is given back before anything is judged by it.
+    perform private.release_expired_spend(p_kind);
     day_total := coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = p_kind), 0);
     if day_total >= p_cap then
       return json_build_object('allowed', false, 'reason', 'spend_cap', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow,

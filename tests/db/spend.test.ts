@@ -283,6 +283,13 @@ describe('reservations end', () => {
     expect((await spent()).day).toBe(2000);
   });
 
+  it('releases it before judging the request by it: a budget held whole by a dead instance is free again', async () => {
+    expect(await admit('203.0.113.22', 5000, { cap: 10_000, budget: 5000 })).toMatchObject({ allowed: true });
+    expect(await admit('203.0.113.22', 0, { cap: 10_000, budget: 5000 })).toMatchObject({ allowed: false, reason: 'budget' });
+    await db.exec(`update public.spend_reservations set created_at = now() - interval '11 minutes'`);
+    expect(await admit('203.0.113.22', 100, { cap: 10_000, budget: 5000 })).toMatchObject({ allowed: true });
+  });
+
   it('keeps a reservation of another kind until one of its own kind is reserved', async () => {
     await admit('203.0.113.21', 100, { cap: 10_000, budget: 5000, kind: 'stt_seconds' });
     await db.exec(`update public.spend_reservations set created_at = now() - interval '11 minutes'`);
