@@ -355,6 +355,19 @@ CREATE FUNCTION private.joined_codes(question text) RETURNS TABLE(lexeme text, p
     join private.knowledge_terms k on k.lexeme = lower(m[1]) || m[2]
 $$;
 
+-- Name: keep_first_rating(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.keep_first_rating() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if old.rating is not null and new.rating is distinct from old.rating then
+    raise exception 'conversation % is already rated', old.id using errcode = '23514';
+  end if;
+  return new;
+end
+$$;
+
 -- Name: lexical_candidates(private.search_term[], integer, real); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) RETURNS TABLE(chunk_id bigint, language text, score real, standalone real, density real, matched text[])
     LANGUAGE plpgsql STABLE
@@ -532,6 +545,42 @@ CREATE FUNCTION private.passage_evidence(fts tsvector, terms private.search_term
   )
 $$;
 
+-- Name: release_expired_spend(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.release_expired_spend(p_kind text) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  expired uuid[];
+begin
+  select array_agg(o.id order by o.id) into expired
+    from (select r.id from public.spend_reservations r
+           where r.kind = p_kind and r.created_at < now() - private.reservation_lifetime()
+             for update skip locked) o;
+  if expired is null then
+    return 0;
+  end if;
+  perform 1 from public.daily_spend s
+   where s.kind = p_kind and s.day in (select r.day from public.spend_reservations r where r.id = any (expired))
+   order by s.day for update;
+  update public.daily_spend s set amount = greatest(0, s.amount - e.total)
+    from (select r.day, sum(r.amount) as total from public.spend_reservations r where r.id = any (expired) group by r.day) e
+   where s.day = e.day and s.kind = p_kind;
+  perform 1 from public.client_spend c
+    join (select r.day, unnest(r.scopes) as key from public.spend_reservations r where r.id = any (expired)) k
+      on c.day = k.day and c.client = k.key
+   where c.kind = p_kind
+   order by c.day, c.client for update of c;
+  update public.client_spend c set amount = greatest(0, c.amount - e.total)
+    from (select r.day, key, sum(r.amount) as total
+            from public.spend_reservations r, unnest(r.scopes) as key
+           where r.id = any (expired) group by r.day, key) e
+   where c.day = e.day and c.client = e.key and c.kind = p_kind;
+  delete from public.spend_reservations r where r.id = any (expired);
+  return cardinality(expired);
+end
+$$;
+
 -- Name: require_document_admin(text); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.require_document_admin(action text) RETURNS void
     LANGUAGE plpgsql STABLE
@@ -543,6 +592,12 @@ begin
   end if;
 end
 $$;
+
+-- Name: reservation_lifetime(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.reservation_lifetime() RETURNS interval
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$ select interval '10 minutes' $$;
 
 -- Name: search_terms(text, text); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.search_terms(question text, previous text DEFAULT NULL::text) RETURNS SETOF private.search_term
@@ -620,6 +675,54 @@ CREATE FUNCTION private.search_terms(question text, previous text DEFAULT NULL::
     cross join stats n
     cross join settings x
    order by st.from_previous, st.position, st.form
+$$;
+
+-- Name: spend_alert(date, text, bigint, bigint, boolean); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.spend_alert(p_day date, p_kind text, p_amount bigint, p_cap bigint, p_refused boolean DEFAULT false) RETURNS json
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  reached smallint[] := case
+    when p_refused or p_amount >= p_cap then array[80, 100]::smallint[]
+    when p_amount * 100 >= p_cap * 80 then array[80]::smallint[]
+    else array[]::smallint[]
+  end;
+  clients integer;
+  raised smallint[];
+begin
+  if cardinality(reached) = 0 or not exists (
+    select 1 from unnest(reached) t
+     where not exists (select 1 from public.spend_alerts a where a.day = p_day and a.kind = p_kind and a.threshold = t)
+  ) then
+    return null;
+  end if;
+  select count(*) into clients
+    from public.client_spend c
+   where c.day = p_day and c.kind = p_kind and c.scope = 'client' and c.amount > 0;
+  with inserted as (
+    insert into public.spend_alerts (day, kind, threshold, amount, cap, clients)
+    select p_day, p_kind, t, p_amount, p_cap, clients from unnest(reached) t
+    on conflict (day, kind, threshold) do nothing
+    returning threshold
+  )
+  select array_agg(i.threshold order by i.threshold) into raised from inserted i;
+  if raised is null then
+    return null;
+  end if;
+  return json_build_object('kind', p_kind, 'thresholds', raised, 'amount', p_amount, 'cap', p_cap, 'clients', clients);
+end
+$$;
+
+-- Name: spend_budgets(jsonb); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.spend_budgets(p_budgets jsonb) RETURNS TABLE(scope text, key text, budget bigint)
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select b.scope, b.key, b.budget
+    from jsonb_to_recordset(coalesce(p_budgets, '[]'::jsonb)) as b(scope text, key text, budget bigint)
+   where b.key is not null and b.budget is not null
+   order by b.key
 $$;
 
 -- Name: split_long_unit(text, integer); Type: FUNCTION; Schema: private
@@ -922,8 +1025,8 @@ $$;
 -- Name: FUNCTION admin_stats(); Type: COMMENT; Schema: public
 COMMENT ON FUNCTION public.admin_stats() IS 'Admin only: {totalUsers, activeConversations (24 h), documentsProcessed, averageRating, conversationGrowth (% vs last month)}.';
 
--- Name: admit_request(text, text, integer, integer, integer, integer, text, bigint, bigint, bigint); Type: FUNCTION; Schema: public
-CREATE FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer DEFAULT 0, p_lease_seconds integer DEFAULT 120, p_kind text DEFAULT NULL::text, p_amount bigint DEFAULT 0, p_cap bigint DEFAULT NULL::bigint, p_budget bigint DEFAULT NULL::bigint) RETURNS json
+-- Name: admit_request(text, text, integer, integer, integer, integer, text, bigint, bigint, jsonb); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer DEFAULT 0, p_lease_seconds integer DEFAULT 120, p_kind text DEFAULT NULL::text, p_amount bigint DEFAULT 0, p_cap bigint DEFAULT NULL::bigint, p_budgets jsonb DEFAULT NULL::jsonb) RETURNS json
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
@@ -935,6 +1038,8 @@ declare
   seconds_to_tomorrow constant integer :=
     greatest(1, ceil(extract(epoch from (day_start + interval '1 day') - now_ts))::integer);
   minute_elapsed constant double precision := extract(epoch from now_ts - minute_start);
+  day_total bigint;
+  spent_scope text;
   minute_count integer;
   previous_count integer;
   carried double precision;
@@ -951,12 +1056,21 @@ begin
   perform private.client_lock(p_client);
 
   if p_kind is not null then
-    if coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = p_kind), 0) >= p_cap then
-      return json_build_object('allowed', false, 'reason', 'spend_cap', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
+    -- What an instance that died left reserved is given back before anything is judged by it.
+    perform private.release_expired_spend(p_kind);
+    day_total := coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = p_kind), 0);
+    if day_total >= p_cap then
+      return json_build_object('allowed', false, 'reason', 'spend_cap', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow,
+        'alert', private.spend_alert(today, p_kind, day_total, p_cap, true));
     end if;
-    if coalesce((select c.amount from public.client_spend c
-                  where c.day = today and c.client = p_client and c.kind = p_kind), 0) >= p_budget then
-      return json_build_object('allowed', false, 'reason', 'budget', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
+    select b.scope into spent_scope
+      from private.spend_budgets(p_budgets) b
+      join public.client_spend c on c.day = today and c.client = b.key and c.kind = p_kind
+     where c.amount >= b.budget
+     limit 1;
+    if spent_scope is not null then
+      return json_build_object('allowed', false, 'reason', 'budget', 'scope', spent_scope, 'kind', p_kind,
+        'retryAfter', seconds_to_tomorrow);
     end if;
   end if;
 
@@ -990,7 +1104,7 @@ begin
   end if;
 
   if p_kind is not null and p_amount > 0 then
-    reserved := public.reserve_spend(p_client, p_kind, p_amount, p_cap, p_budget);
+    reserved := public.reserve_spend(p_kind, p_amount, p_cap, p_budgets);
     if (reserved ->> 'allowed')::boolean is not true then
       return reserved;
     end if;
@@ -1002,15 +1116,16 @@ begin
     returning id into lease;
   end if;
 
-  -- Old rows go now and then; the tables stay small without a scheduled job. Reservations of
-  -- requests that never settled stay counted in their day's spend.
+  -- Old rows go now and then; the tables stay small without a scheduled job.
   if random() < 0.01 then
     delete from public.request_counts r where r.window_start < now_ts - interval '2 days';
     delete from public.client_spend c where c.day < today - 2;
     delete from public.spend_reservations s where s.day < today - 2;
+    delete from public.spend_alerts a where a.day < today - 30;
   end if;
 
-  return json_build_object('allowed', true, 'lease', lease, 'reservation', reserved ->> 'reservation');
+  return json_build_object('allowed', true, 'lease', lease, 'reservation', reserved ->> 'reservation',
+    'alert', reserved -> 'alert');
 end
 $$;
 
@@ -1208,6 +1323,9 @@ begin
     delete from public.users where id = old.id;
     return old;
   end if;
+  if new.is_anonymous then
+    return new;
+  end if;
 
   insert into public.users (id, email, role, created_at)
   values (new.id, new.email, new.raw_app_meta_data ->> 'role', coalesce(new.created_at, now()))
@@ -1282,6 +1400,47 @@ $$;
 
 -- Name: FUNCTION is_admin(); Type: COMMENT; Schema: public
 COMMENT ON FUNCTION public.is_admin() IS 'True when the request''s JWT carries app_metadata.role = admin. Used by policies and admin-only functions.';
+
+-- Name: only_anonymous_sign_ups(jsonb); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.only_anonymous_sign_ups(event jsonb) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+begin
+  if coalesce((event -> 'user' ->> 'is_anonymous')::boolean, false) then
+    return '{}'::jsonb;
+  end if;
+  return jsonb_build_object('error', jsonb_build_object(
+    'http_code', 403,
+    'message', 'Sign-ups are closed: operators are created by the site''s owner.'));
+end
+$$;
+
+-- Name: FUNCTION only_anonymous_sign_ups(event jsonb); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.only_anonymous_sign_ups(event jsonb) IS 'Before-user-created auth hook: lets anonymous sign-ins through and refuses every other sign-up.';
+
+-- Name: rate_conversation(uuid, smallint); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.rate_conversation(p_conversation uuid, p_rating smallint) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if (select auth.role()) is distinct from 'service_role' then
+    raise exception 'only the coach function rates conversations' using errcode = '42501';
+  end if;
+  update public.conversations c set rating = p_rating where c.id = p_conversation and c.rating is null;
+  if found then
+    return 'rated';
+  end if;
+  if exists (select 1 from public.conversations c where c.id = p_conversation) then
+    return 'already_rated';
+  end if;
+  return 'not_found';
+end
+$$;
+
+-- Name: FUNCTION rate_conversation(p_conversation uuid, p_rating smallint); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.rate_conversation(p_conversation uuid, p_rating smallint) IS 'Stores the visitor''s 1-5 rating once: rated, already_rated or not_found. Service role only (the coach function).';
 
 -- Name: record_open_question(text, text, integer); Type: FUNCTION; Schema: public
 CREATE FUNCTION public.record_open_question(question text, client text, per_day integer) RETURNS text
@@ -1399,8 +1558,8 @@ CREATE FUNCTION public.release_stream(p_lease uuid) RETURNS void
     SET search_path TO ''
     AS $$ delete from public.active_streams a where a.id = p_lease $$;
 
--- Name: reserve_spend(text, text, bigint, bigint, bigint); Type: FUNCTION; Schema: public
-CREATE FUNCTION public.reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) RETURNS json
+-- Name: reserve_spend(text, bigint, bigint, jsonb); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.reserve_spend(p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb) RETURNS json
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
@@ -1409,36 +1568,52 @@ declare
   seconds_to_tomorrow constant integer := greatest(1, ceil(extract(epoch from
     (date_trunc('day', now(), 'Europe/Berlin') + interval '1 day') - now()))::integer);
   wanted constant bigint := greatest(coalesce(p_amount, 0), 0);
+  day_total bigint;
+  entry record;
+  counted text[] := '{}';
+  owner text;
   reserved uuid;
 begin
   if (select auth.role()) is distinct from 'service_role' then
     raise exception 'only the functions may reserve spend' using errcode = '42501';
   end if;
-  perform private.client_lock(p_client);
+  perform private.release_expired_spend(p_kind);
 
   -- The day's cap first, so that a request over both is told the cap (everyone waits for tomorrow).
   insert into public.daily_spend as s (day, kind, amount)
   select today, p_kind, wanted where wanted <= p_cap
   on conflict (day, kind) do update set amount = s.amount + excluded.amount
-    where s.amount + excluded.amount <= p_cap;
+    where s.amount + excluded.amount <= p_cap
+  returning s.amount into day_total;
   if not found then
-    return json_build_object('allowed', false, 'reason', 'spend_cap', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
+    day_total := coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = p_kind), 0);
+    return json_build_object('allowed', false, 'reason', 'spend_cap', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow,
+      'alert', private.spend_alert(today, p_kind, day_total, p_cap, true));
   end if;
 
-  insert into public.client_spend as c (day, client, kind, amount)
-  select today, p_client, p_kind, wanted where wanted <= p_budget
-  on conflict (day, client, kind) do update set amount = c.amount + excluded.amount
-    where c.amount + excluded.amount <= p_budget;
-  if not found then
-    -- Given back within the same transaction: no other request ever saw it.
-    update public.daily_spend s set amount = s.amount - wanted where s.day = today and s.kind = p_kind;
-    return json_build_object('allowed', false, 'reason', 'budget', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
-  end if;
+  for entry in select * from private.spend_budgets(p_budgets) loop
+    insert into public.client_spend as c (day, client, kind, amount, scope)
+    select today, entry.key, p_kind, wanted, entry.scope where wanted <= entry.budget
+    on conflict (day, client, kind) do update set amount = c.amount + excluded.amount
+      where c.amount + excluded.amount <= entry.budget;
+    if not found then
+      -- Given back within the same transaction: no other request ever saw it.
+      update public.client_spend c set amount = c.amount - wanted
+       where c.day = today and c.kind = p_kind and c.client = any (counted);
+      update public.daily_spend s set amount = s.amount - wanted where s.day = today and s.kind = p_kind;
+      return json_build_object('allowed', false, 'reason', 'budget', 'scope', entry.scope, 'kind', p_kind,
+        'retryAfter', seconds_to_tomorrow);
+    end if;
+    counted := counted || entry.key;
+    if entry.scope = 'client' then
+      owner := entry.key;
+    end if;
+  end loop;
 
-  insert into public.spend_reservations (day, client, kind, amount)
-  values (today, p_client, p_kind, wanted)
+  insert into public.spend_reservations (day, client, kind, amount, scopes)
+  values (today, coalesce(owner, counted[1], ''), p_kind, wanted, counted)
   returning id into reserved;
-  return json_build_object('allowed', true, 'reservation', reserved);
+  return json_build_object('allowed', true, 'reservation', reserved, 'alert', private.spend_alert(today, p_kind, day_total, p_cap));
 end
 $$;
 
@@ -1519,11 +1694,13 @@ begin
   if reservation.id is null then
     return null;
   end if;
-  perform private.client_lock(reservation.client);
-  update public.client_spend c set amount = greatest(0, c.amount + actual - reservation.amount)
-   where c.day = reservation.day and c.client = reservation.client and c.kind = reservation.kind;
   update public.daily_spend s set amount = greatest(0, s.amount + actual - reservation.amount)
    where s.day = reservation.day and s.kind = reservation.kind;
+  perform 1 from public.client_spend c
+   where c.day = reservation.day and c.kind = reservation.kind and c.client = any (reservation.scopes)
+   order by c.client for update;
+  update public.client_spend c set amount = greatest(0, c.amount + actual - reservation.amount)
+   where c.day = reservation.day and c.kind = reservation.kind and c.client = any (reservation.scopes);
   return actual;
 end
 $$;
@@ -1563,14 +1740,26 @@ CREATE FUNCTION public.usage_today() RETURNS json
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS $$
+declare
+  today constant date := (select public.spend_day());
 begin
   if (select auth.role()) is distinct from 'service_role' then
     raise exception 'only the functions may read the usage' using errcode = '42501';
   end if;
   return json_build_object(
-    'modelTokens', coalesce((select s.amount from public.daily_spend s where s.day = (select public.spend_day()) and s.kind = 'model_tokens'), 0),
-    'ttsCharacters', coalesce((select s.amount from public.daily_spend s where s.day = (select public.spend_day()) and s.kind = 'tts_characters'), 0),
-    'sttSeconds', coalesce((select s.amount from public.daily_spend s where s.day = (select public.spend_day()) and s.kind = 'stt_seconds'), 0)
+    'modelTokens', coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = 'model_tokens'), 0),
+    'ttsCharacters', coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = 'tts_characters'), 0),
+    'sttSeconds', coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = 'stt_seconds'), 0),
+    'embeddingTokens', coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = 'embedding_tokens'), 0),
+    'clients', json_build_object(
+      'modelTokens', (select count(*) from public.client_spend c where c.day = today and c.kind = 'model_tokens' and c.scope = 'client' and c.amount > 0),
+      'ttsCharacters', (select count(*) from public.client_spend c where c.day = today and c.kind = 'tts_characters' and c.scope = 'client' and c.amount > 0),
+      'sttSeconds', (select count(*) from public.client_spend c where c.day = today and c.kind = 'stt_seconds' and c.scope = 'client' and c.amount > 0)
+    ),
+    'alerts', coalesce((
+      select json_agg(json_build_object('kind', a.kind, 'threshold', a.threshold, 'amount', a.amount, 'cap', a.cap,
+                                        'clients', a.clients, 'raisedAt', a.raised_at) order by a.kind, a.threshold)
+        from public.spend_alerts a where a.day = today), '[]'::json)
   );
 end
 $$;
@@ -1648,12 +1837,17 @@ CREATE TABLE public.client_spend (
     client text NOT NULL,
     kind text NOT NULL,
     amount bigint DEFAULT 0 NOT NULL,
+    scope text DEFAULT 'client'::text NOT NULL,
     CONSTRAINT client_spend_amount_check CHECK ((amount >= 0)),
-    CONSTRAINT client_spend_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text])))
+    CONSTRAINT client_spend_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text, 'embedding_tokens'::text]))),
+    CONSTRAINT client_spend_scope_check CHECK ((scope = ANY (ARRAY['client'::text, 'network'::text, 'session'::text])))
 );
 
 -- Name: TABLE client_spend; Type: COMMENT; Schema: public
-COMMENT ON TABLE public.client_spend IS 'Per-client spend per day (Europe/Berlin) and kind, reservations included; the per-client daily budget is checked against it.';
+COMMENT ON TABLE public.client_spend IS 'Spend per day (Europe/Berlin), kind and budget (a client, its network or a visitor session), reservations included; each budget is checked against its row.';
+
+-- Name: COLUMN client_spend.scope; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.client_spend.scope IS 'Whose budget the row is: client (an address, IPv6 by /64), network (IPv4 /24, IPv6 /48) or session (session:<user id>).';
 
 -- Name: conversations; Type: TABLE; Schema: public
 CREATE TABLE public.conversations (
@@ -1678,7 +1872,7 @@ CREATE TABLE public.daily_spend (
     day date NOT NULL,
     kind text NOT NULL,
     amount bigint DEFAULT 0 NOT NULL,
-    CONSTRAINT daily_spend_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text])))
+    CONSTRAINT daily_spend_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text, 'embedding_tokens'::text])))
 );
 
 -- Name: document_chunks; Type: TABLE; Schema: public
@@ -1756,6 +1950,22 @@ CREATE TABLE public.request_counts (
     CONSTRAINT request_counts_window_kind_check CHECK ((window_kind = ANY (ARRAY['minute'::text, 'day'::text])))
 );
 
+-- Name: spend_alerts; Type: TABLE; Schema: public
+CREATE TABLE public.spend_alerts (
+    day date NOT NULL,
+    kind text NOT NULL,
+    threshold smallint NOT NULL,
+    amount bigint NOT NULL,
+    cap bigint NOT NULL,
+    clients integer NOT NULL,
+    raised_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT spend_alerts_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text, 'embedding_tokens'::text]))),
+    CONSTRAINT spend_alerts_threshold_check CHECK ((threshold = ANY (ARRAY[80, 100])))
+);
+
+-- Name: TABLE spend_alerts; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.spend_alerts IS 'A daily cap reached 80 % or 100 % (a request refused for the cap): what had been spent then and by how many clients; once per day, kind and threshold.';
+
 -- Name: spend_reservations; Type: TABLE; Schema: public
 CREATE TABLE public.spend_reservations (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -1764,12 +1974,16 @@ CREATE TABLE public.spend_reservations (
     kind text NOT NULL,
     amount bigint NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    scopes text[] DEFAULT '{}'::text[] NOT NULL,
     CONSTRAINT spend_reservations_amount_check CHECK ((amount >= 0)),
-    CONSTRAINT spend_reservations_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text])))
+    CONSTRAINT spend_reservations_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text, 'embedding_tokens'::text])))
 );
 
 -- Name: TABLE spend_reservations; Type: COMMENT; Schema: public
-COMMENT ON TABLE public.spend_reservations IS 'Open reservations: the largest cost of a request under way, counted in client_spend and daily_spend until settled.';
+COMMENT ON TABLE public.spend_reservations IS 'Open reservations: the largest cost of a request under way, counted in client_spend and daily_spend until settled, or released after ten minutes.';
+
+-- Name: COLUMN spend_reservations.scopes; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.spend_reservations.scopes IS 'The keys of the budget rows (public.client_spend) the reservation is counted in.';
 
 -- Name: system_settings; Type: TABLE; Schema: public
 CREATE TABLE public.system_settings (
@@ -1886,6 +2100,10 @@ ALTER TABLE ONLY public.open_questions
 ALTER TABLE ONLY public.request_counts
     ADD CONSTRAINT request_counts_pkey PRIMARY KEY (fn, client, window_kind, window_start);
 
+-- Name: spend_alerts spend_alerts_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.spend_alerts
+    ADD CONSTRAINT spend_alerts_pkey PRIMARY KEY (day, kind, threshold);
+
 -- Name: spend_reservations spend_reservations_pkey; Type: CONSTRAINT; Schema: public
 ALTER TABLE ONLY public.spend_reservations
     ADD CONSTRAINT spend_reservations_pkey PRIMARY KEY (id);
@@ -1944,11 +2162,17 @@ CREATE INDEX open_questions_answered_by_idx ON public.open_questions USING btree
 -- Name: open_questions_last_asked_at_idx; Type: INDEX; Schema: public
 CREATE INDEX open_questions_last_asked_at_idx ON public.open_questions USING btree (last_asked_at);
 
+-- Name: spend_reservations_open_since; Type: INDEX; Schema: public
+CREATE INDEX spend_reservations_open_since ON public.spend_reservations USING btree (kind, created_at);
+
 -- Name: voice_configs_single_active_idx; Type: INDEX; Schema: public
 CREATE UNIQUE INDEX voice_configs_single_active_idx ON public.voice_configs USING btree (is_active) WHERE is_active;
 
 -- Name: users on_auth_user_change; Type: TRIGGER; Schema: auth
 CREATE TRIGGER on_auth_user_change AFTER INSERT OR DELETE OR UPDATE OF email, raw_app_meta_data ON auth.users FOR EACH ROW EXECUTE FUNCTION public.handle_auth_user_change();
+
+-- Name: conversations conversations_rated_once; Type: TRIGGER; Schema: public
+CREATE TRIGGER conversations_rated_once BEFORE UPDATE OF rating ON public.conversations FOR EACH ROW EXECUTE FUNCTION private.keep_first_rating();
 
 -- Name: document_chunks document_chunks_count_deleted; Type: TRIGGER; Schema: public
 CREATE TRIGGER document_chunks_count_deleted AFTER DELETE ON public.document_chunks REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.track_knowledge_terms();
@@ -2080,6 +2304,9 @@ ALTER TABLE public.open_questions ENABLE ROW LEVEL SECURITY;
 -- Name: request_counts; Type: ROW SECURITY; Schema: public
 ALTER TABLE public.request_counts ENABLE ROW LEVEL SECURITY;
 
+-- Name: spend_alerts; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.spend_alerts ENABLE ROW LEVEL SECURITY;
+
 -- Name: spend_reservations; Type: ROW SECURITY; Schema: public
 ALTER TABLE public.spend_reservations ENABLE ROW LEVEL SECURITY;
 
@@ -2176,6 +2403,9 @@ REVOKE ALL ON FUNCTION private.joined_codes(question text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.joined_codes(question text) TO authenticated;
 GRANT ALL ON FUNCTION private.joined_codes(question text) TO service_role;
 
+-- Name: FUNCTION keep_first_rating(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.keep_first_rating() FROM PUBLIC;
+
 -- Name: FUNCTION lexical_candidates(terms private.search_term[], wanted integer, floor_score real); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) TO authenticated;
@@ -2202,15 +2432,31 @@ REVOKE ALL ON FUNCTION private.passage_evidence(fts tsvector, terms private.sear
 GRANT ALL ON FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) TO authenticated;
 GRANT ALL ON FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) TO service_role;
 
+-- Name: FUNCTION release_expired_spend(p_kind text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.release_expired_spend(p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.release_expired_spend(p_kind text) TO service_role;
+
 -- Name: FUNCTION require_document_admin(action text); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.require_document_admin(action text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.require_document_admin(action text) TO authenticated;
 GRANT ALL ON FUNCTION private.require_document_admin(action text) TO service_role;
 
+-- Name: FUNCTION reservation_lifetime(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.reservation_lifetime() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.reservation_lifetime() TO service_role;
+
 -- Name: FUNCTION search_terms(question text, previous text); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.search_terms(question text, previous text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.search_terms(question text, previous text) TO authenticated;
 GRANT ALL ON FUNCTION private.search_terms(question text, previous text) TO service_role;
+
+-- Name: FUNCTION spend_alert(p_day date, p_kind text, p_amount bigint, p_cap bigint, p_refused boolean); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.spend_alert(p_day date, p_kind text, p_amount bigint, p_cap bigint, p_refused boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.spend_alert(p_day date, p_kind text, p_amount bigint, p_cap bigint, p_refused boolean) TO service_role;
+
+-- Name: FUNCTION spend_budgets(p_budgets jsonb); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.spend_budgets(p_budgets jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.spend_budgets(p_budgets jsonb) TO service_role;
 
 -- Name: FUNCTION split_long_unit(unit text, max_chars integer); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.split_long_unit(unit text, max_chars integer) FROM PUBLIC;
@@ -2251,9 +2497,9 @@ REVOKE ALL ON FUNCTION public.admin_stats() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.admin_stats() TO authenticated;
 GRANT ALL ON FUNCTION public.admin_stats() TO service_role;
 
--- Name: FUNCTION admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint); Type: ACL; Schema: public
-REVOKE ALL ON FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) TO service_role;
+-- Name: FUNCTION admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb) TO service_role;
 
 -- Name: TABLE documents; Type: ACL; Schema: public
 GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.documents TO anon;
@@ -2296,6 +2542,14 @@ GRANT ALL ON FUNCTION public.is_admin() TO anon;
 GRANT ALL ON FUNCTION public.is_admin() TO authenticated;
 GRANT ALL ON FUNCTION public.is_admin() TO service_role;
 
+-- Name: FUNCTION only_anonymous_sign_ups(event jsonb); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.only_anonymous_sign_ups(event jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.only_anonymous_sign_ups(event jsonb) TO supabase_auth_admin;
+
+-- Name: FUNCTION rate_conversation(p_conversation uuid, p_rating smallint); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.rate_conversation(p_conversation uuid, p_rating smallint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.rate_conversation(p_conversation uuid, p_rating smallint) TO service_role;
+
 -- Name: FUNCTION record_open_question(question text, client text, per_day integer); Type: ACL; Schema: public
 REVOKE ALL ON FUNCTION public.record_open_question(question text, client text, per_day integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.record_open_question(question text, client text, per_day integer) TO service_role;
@@ -2313,9 +2567,9 @@ GRANT ALL ON FUNCTION public.refresh_document_text(document_id uuid, text text) 
 REVOKE ALL ON FUNCTION public.release_stream(p_lease uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.release_stream(p_lease uuid) TO service_role;
 
--- Name: FUNCTION reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint); Type: ACL; Schema: public
-REVOKE ALL ON FUNCTION public.reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) TO service_role;
+-- Name: FUNCTION reserve_spend(p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.reserve_spend(p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.reserve_spend(p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb) TO service_role;
 
 -- Name: FUNCTION search_knowledge(query text, match_count integer, previous text, query_embedding extensions.vector); Type: ACL; Schema: public
 REVOKE ALL ON FUNCTION public.search_knowledge(query text, match_count integer, previous text, query_embedding extensions.vector) FROM PUBLIC;
@@ -2405,6 +2659,9 @@ GRANT UPDATE(answered_at) ON TABLE public.open_questions TO authenticated;
 
 -- Name: TABLE request_counts; Type: ACL; Schema: public
 GRANT ALL ON TABLE public.request_counts TO service_role;
+
+-- Name: TABLE spend_alerts; Type: ACL; Schema: public
+GRANT ALL ON TABLE public.spend_alerts TO service_role;
 
 -- Name: TABLE spend_reservations; Type: ACL; Schema: public
 GRANT ALL ON TABLE public.spend_reservations TO service_role;

@@ -13,6 +13,7 @@
 import type OpenAI from 'openai';
 import { env } from '../config/env';
 import { callFunction, functionUrl } from './edgeFunctions';
+import { visitorToken } from './visitorSession';
 
 export interface CoachMessage {
   role: 'user' | 'assistant';
@@ -128,12 +129,16 @@ export async function startCoachReply(
   { conversationId, signal }: { conversationId?: string | null; signal?: AbortSignal } = {},
 ): Promise<CoachReply> {
   try {
-    const openai = await coachClient();
+    const [openai, token] = await Promise.all([coachClient(), visitorToken()]);
     const { data, response } = await openai.chat.completions
       .create(
         // The function decides the model; the SDK's type only needs a name here.
         { model: 'coach', messages: messages.map(({ role, content }) => ({ role, content })), stream: true },
-        { signal: signal ?? null, headers: conversationId ? { 'x-conversation-id': conversationId } : {} },
+        {
+          signal: signal ?? null,
+          // The visitor's session where Turnstile asks for one (./visitorSession.ts), else the anon key.
+          headers: { Authorization: `Bearer ${token}`, ...(conversationId ? { 'x-conversation-id': conversationId } : {}) },
+        },
       )
       .withResponse();
     return {
@@ -147,7 +152,10 @@ export async function startCoachReply(
   }
 }
 
-/** Rates a conversation 1–5 (rating again overwrites). Rejects with FunctionCallError. */
+/**
+ * Rates a conversation 1–5, once: the coach keeps the first rating (a second one is refused, 409).
+ * Made as the visitor (./visitorSession.ts). Rejects with FunctionCallError or VisitorSessionError.
+ */
 export async function sendRating(conversationId: string, rating: number): Promise<void> {
-  await callFunction('coach', { path: 'rating', json: { conversationId, rating } });
+  await callFunction('coach', { path: 'rating', json: { conversationId, rating }, accessToken: await visitorToken() });
 }

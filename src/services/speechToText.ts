@@ -10,6 +10,7 @@
 import { encodeWav, wavSeconds } from '../lib/wav';
 import { callFunctionJson, FunctionCallError, providerAvailable } from './edgeFunctions';
 import { SpeechRecognitionError } from './speechRecognition';
+import { visitorToken, VisitorSessionError } from './visitorSession';
 
 /** The function's limit for one segment. */
 export const MAX_UTTERANCE_MS = 60_000;
@@ -41,6 +42,8 @@ export async function transcribeSpeech(
     body = await callFunctionJson('stt', {
       body: wav,
       contentType: 'audio/wav',
+      // The visitor's session where Turnstile asks for one (./visitorSession.ts), else the anon key.
+      accessToken: await visitorToken(),
       headers: {
         'x-audio-duration': wavSeconds(wav).toFixed(2),
         // Headers carry ASCII only: the German text goes URI-encoded.
@@ -49,6 +52,7 @@ export async function transcribeSpeech(
       signal,
     });
   } catch (error) {
+    if (error instanceof VisitorSessionError) throw new SpeechRecognitionError('failed', error.message);
     if (!(error instanceof FunctionCallError)) throw error;
     if (error.code === 'not_configured') throw new SpeechRecognitionError('unsupported', error.code);
     if (error.code === 'empty_audio') throw new SpeechRecognitionError('noSpeech', error.code);

@@ -1,6 +1,7 @@
 /**
  * The admin-only `system-settings` function: whether the provider keys are set on the server
- * (masked, never the key), today's spend against the caps, and clearing the coach's cached voice
+ * (masked, never the key), today's spend against the caps (with how many clients spent it, the
+ * caps crossed and the budgets too small for a new visitor's first question), and clearing the coach's cached voice
  * audio. Failures reject with FunctionCallError.
  */
 import { callFunctionJson } from './edgeFunctions';
@@ -36,25 +37,92 @@ export async function clearVoiceCache(accessToken: string): Promise<number> {
   return typeof body.removed === 'number' ? body.removed : 0;
 }
 
-/** Today's spend of each kind the daily caps limit (the operator's day in Germany). */
+/** Figures of each kind the daily caps limit (the operator's day in Germany). */
 export interface UsageFigures {
   modelTokens: number;
   ttsCharacters: number;
   sttSeconds: number;
+  /** The knowledge base's embeddings (admins), on a cap of their own. */
+  embeddingTokens: number;
+}
+
+export type UsageKind = keyof UsageFigures;
+/** The kinds visitors spend, each with a budget per client and per network. */
+export type VisitorUsageKind = Exclude<UsageKind, 'embeddingTokens'>;
+
+/** A cap crossed today: 80 (% of it spent) or 100 (reached, requests refused). */
+export interface CapAlert {
+  kind: UsageKind;
+  threshold: 80 | 100;
+}
+
+/** A budget that cannot hold what a new visitor needs first, and the setting that fixes it. */
+export interface BudgetProblem {
+  kind: VisitorUsageKind;
+  scope: 'client' | 'network';
+  budget: number;
+  needed: number;
+  fix: { setting: string; value: number };
 }
 
 export interface Usage {
   caps: UsageFigures;
   today: UsageFigures;
+  /** How many clients spent each kind today. */
+  clients: Record<VisitorUsageKind, number>;
+  alerts: CapAlert[];
+  problems: BudgetProblem[];
 }
 
+const KIND_NAMES: Record<string, UsageKind> = {
+  model_tokens: 'modelTokens',
+  tts_characters: 'ttsCharacters',
+  stt_seconds: 'sttSeconds',
+  embedding_tokens: 'embeddingTokens',
+};
+
+const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+const count = (field: unknown) => (typeof field === 'number' && Number.isFinite(field) ? field : 0);
+
 function figures(value: unknown): UsageFigures {
-  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  const number = (field: unknown) => (typeof field === 'number' && Number.isFinite(field) ? field : 0);
-  return { modelTokens: number(record.modelTokens), ttsCharacters: number(record.ttsCharacters), sttSeconds: number(record.sttSeconds) };
+  const fields = record(value);
+  return {
+    modelTokens: count(fields.modelTokens),
+    ttsCharacters: count(fields.ttsCharacters),
+    sttSeconds: count(fields.sttSeconds),
+    embeddingTokens: count(fields.embeddingTokens),
+  };
+}
+
+function alerts(value: unknown): CapAlert[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item) => {
+    const fields = record(item);
+    const kind = typeof fields.kind === 'string' ? KIND_NAMES[fields.kind] : undefined;
+    const threshold = fields.threshold === 80 || fields.threshold === 100 ? fields.threshold : null;
+    return kind && threshold ? [{ kind, threshold }] : [];
+  });
+}
+
+function problems(value: unknown): BudgetProblem[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item) => {
+    const fields = record(item);
+    const kind = typeof fields.kind === 'string' ? KIND_NAMES[fields.kind] : undefined;
+    const fix = record(fields.fix);
+    if (!kind || kind === 'embeddingTokens' || (fields.scope !== 'client' && fields.scope !== 'network') || typeof fix.setting !== 'string') return [];
+    return [{ kind, scope: fields.scope, budget: count(fields.budget), needed: count(fields.needed), fix: { setting: fix.setting, value: count(fix.value) } }];
+  });
 }
 
 export async function fetchUsage(accessToken: string): Promise<Usage> {
   const body = await callFunctionJson('system-settings', { path: 'usage', accessToken });
-  return { caps: figures(body.caps), today: figures(body.today) };
+  const clients = figures(body.clients);
+  return {
+    caps: figures(body.caps),
+    today: figures(body.today),
+    clients: { modelTokens: clients.modelTokens, ttsCharacters: clients.ttsCharacters, sttSeconds: clients.sttSeconds },
+    alerts: alerts(body.alerts),
+    problems: problems(body.problems),
+  };
 }

@@ -4,6 +4,7 @@
  * arrives; speechQueue.ts plays it.
  */
 import { callFunction, FunctionCallError, providerAvailable, providerMissing } from './edgeFunctions';
+import { visitorToken } from './visitorSession';
 import { toStoredVoiceSettings, type BrowserVoiceSettings } from '../../supabase/functions/_shared/voiceSettings';
 import { catalogue } from '../../supabase/functions/_shared/catalogue';
 import { TtsError } from './speechErrors';
@@ -87,9 +88,12 @@ export async function openSpeech(text: string, options: StreamOptions = {}): Pro
     ...(options.previousText ? { previousText: options.previousText } : {}),
     ...(voiceSettings ? { voiceSettings: toStoredVoiceSettings(voiceSettings) } : {}),
   };
+  // The visitor's session where Turnstile asks for one; without it the browser's voice speaks.
+  const accessToken = options.accessToken ?? (await visitorToken().catch(() => null));
+  if (accessToken === null) return browserVoice(voiceSettings);
   let response: Response;
   try {
-    response = await callFunction('tts', { json: body, accessToken: options.accessToken, signal: options.signal });
+    response = await callFunction('tts', { json: body, accessToken, signal: options.signal });
   } catch (error) {
     if (!(error instanceof FunctionCallError) || error.status === null) throw error;
     if (error.code === 'not_configured') {

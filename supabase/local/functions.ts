@@ -153,6 +153,8 @@ export function createFunctionsService(ctx: StackContext): Service {
       });
       const env: Record<string, string> = {
         ...ctx.config.functionEnv,
+        // The stack is the gateway: it tells its functions which header it writes the address into.
+        CLIENT_IP_HEADER: trusted,
         // Reserved on Supabase: the platform sets these and secrets cannot override them. The
         // stack's own origin, never one taken from the request: the service key goes there.
         SUPABASE_URL: ctx.origin(),

@@ -174,7 +174,7 @@ const tableCases: Case[] = [
   },
   // conversations: written by the coach function (service role); admins read
   // The guard's counters: no role but the service role (the functions) reaches them.
-  ...(['request_counts', 'active_streams', 'daily_spend', 'client_spend', 'spend_reservations'] as const).flatMap((table): Case[] => [
+  ...(['request_counts', 'active_streams', 'daily_spend', 'client_spend', 'spend_reservations', 'spend_alerts'] as const).flatMap((table): Case[] => [
     {
       name: `${table}: select`,
       sql: `select count(*) from public.${table}`,
@@ -198,8 +198,9 @@ const tableCases: Case[] = [
   },
   {
     name: 'conversations: update (rating)',
-    sql: 'update public.conversations set rating = 1',
-    expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(2) },
+    // A rated conversation keeps its rating (the table refuses a second one, see schema.test.ts).
+    sql: 'update public.conversations set rating = 1 where rating is null',
+    expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(1) },
   },
   {
     name: 'conversations: delete',

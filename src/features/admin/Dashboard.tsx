@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { buttonClass } from '../../components/ui/buttonStyles';
 import { useT } from '../../i18n/language';
 import { signOut } from '../../services/auth';
+import { CapAlerts } from './CapAlerts';
 import { OpenQuestionsPanel } from './questions/OpenQuestionsPanel';
 import { StatsCards } from './StatsCards';
 import { VoiceSettingsPanel } from './voice/VoiceSettingsPanel';
@@ -49,6 +50,7 @@ export function Dashboard({ session }: { session: Session }) {
           {t('dashboard.signOut')}
         </button>
       </div>
+      <CapAlerts token={session.access_token} />
       <StatsCards refreshKey={statsKey} />
       <Tabs.Root
         value={tab}

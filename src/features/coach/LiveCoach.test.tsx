@@ -194,6 +194,8 @@ describe('live coach', () => {
     expect(four).toHaveAttribute('aria-pressed', 'true');
     const rating = world.requests.find((request) => request.url.endsWith('/coach/rating'));
     expect(JSON.parse(rating?.body ?? '')).toEqual({ conversationId: 'c-1', rating: 4 });
+    // A conversation is rated once: the coach keeps the first rating.
+    expect(screen.getByRole('button', { name: '2 von 5' })).toBeDisabled();
 
     await user.type(screen.getByRole('textbox'), 'Neue Frage{Enter}');
     await waitFor(() => expect(chatRequests(world)).toHaveLength(2));

@@ -47,18 +47,21 @@ export type Database = {
           client: string
           day: string
           kind: string
+          scope: string
         }
         Insert: {
           amount?: number
           client: string
           day: string
           kind: string
+          scope?: string
         }
         Update: {
           amount?: number
           client?: string
           day?: string
           kind?: string
+          scope?: string
         }
         Relationships: []
       }
@@ -270,6 +273,36 @@ export type Database = {
         }
         Relationships: []
       }
+      spend_alerts: {
+        Row: {
+          amount: number
+          cap: number
+          clients: number
+          day: string
+          kind: string
+          raised_at: string
+          threshold: number
+        }
+        Insert: {
+          amount: number
+          cap: number
+          clients: number
+          day: string
+          kind: string
+          raised_at?: string
+          threshold: number
+        }
+        Update: {
+          amount?: number
+          cap?: number
+          clients?: number
+          day?: string
+          kind?: string
+          raised_at?: string
+          threshold?: number
+        }
+        Relationships: []
+      }
       spend_reservations: {
         Row: {
           amount: number
@@ -278,6 +311,7 @@ export type Database = {
           day: string
           id: string
           kind: string
+          scopes: string[]
         }
         Insert: {
           amount: number
@@ -286,6 +320,7 @@ export type Database = {
           day: string
           id?: string
           kind: string
+          scopes?: string[]
         }
         Update: {
           amount?: number
@@ -294,6 +329,7 @@ export type Database = {
           day?: string
           id?: string
           kind?: string
+          scopes?: string[]
         }
         Relationships: []
       }
@@ -384,7 +420,7 @@ export type Database = {
       admit_request: {
         Args: {
           p_amount?: number
-          p_budget?: number
+          p_budgets?: Json
           p_cap?: number
           p_client: string
           p_fn: string
@@ -414,6 +450,11 @@ export type Database = {
         Returns: number
       }
       is_admin: { Args: never; Returns: boolean }
+      only_anonymous_sign_ups: { Args: { event: Json }; Returns: Json }
+      rate_conversation: {
+        Args: { p_conversation: string; p_rating: number }
+        Returns: string
+      }
       record_open_question: {
         Args: { client: string; per_day: number; question: string }
         Returns: string
@@ -427,9 +468,8 @@ export type Database = {
       reserve_spend: {
         Args: {
           p_amount: number
-          p_budget: number
+          p_budgets: Json
           p_cap: number
-          p_client: string
           p_kind: string
         }
         Returns: Json

@@ -15,6 +15,7 @@ import {
   topicList,
   topicOf,
 } from '../../../supabase/functions/coach/knowledge';
+import { KNOWLEDGE_FRAME_CHARS, KNOWLEDGE_PASSAGES, PASSAGE_FRAME_CHARS, PASSAGE_MAX_CHARS } from '../../../supabase/functions/_shared/budgetFit';
 
 describe('evidenceOf', () => {
   it('reads the search\'s evidence and drops what is malformed', () => {
@@ -84,5 +85,15 @@ describe('topics', () => {
     expect(topicList(['A'])).toBe('„A“');
     expect(topicList(['A', 'B', 'C'])).toBe('„A“, „B“ und „C“');
     expect(topicList([])).toBe('');
+  });
+});
+
+describe('the knowledge message at its largest', () => {
+  it('stays within what a question\'s bound counts for it (../_shared/budgetFit.ts)', () => {
+    const passage = { title: `${'T'.repeat(96)}.pdf`, heading: 'H'.repeat(100), content: 'x'.repeat(PASSAGE_MAX_CHARS), score: 1, evidence: evidenceOf(null) };
+    const largest = knowledgeMessage(Array.from({ length: KNOWLEDGE_PASSAGES }, () => passage));
+    expect(largest.length).toBeLessThanOrEqual(KNOWLEDGE_FRAME_CHARS + KNOWLEDGE_PASSAGES * (PASSAGE_FRAME_CHARS + PASSAGE_MAX_CHARS));
+    const topics = Array.from({ length: 6 }, (_, index) => `${String(index)}${'t'.repeat(99)}`);
+    expect(knowledgeMessage([], topics).length).toBeLessThanOrEqual(KNOWLEDGE_FRAME_CHARS + KNOWLEDGE_PASSAGES * PASSAGE_FRAME_CHARS);
   });
 });
