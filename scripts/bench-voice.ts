@@ -3,9 +3,12 @@
  * soon it greets, what it uploads, and how it copes with its own echo.
  *
  * Drives the built live-coach page in Chromium against the real local stack, whose functions talk
- * to the fake providers at realistic speeds: transcription 300 ms after the upload; the model's
- * first token after 400 ms, then 40 tokens/s; the question's embedding 150 ms; the voice's first
- * audio byte after 250 ms, then its stream at three times real time. The microphone is Chromium's
+ * to the fake providers at the providers' published pace (BENCH_PACING=published, the default;
+ * tests/fixtures/fakeProviders/pacing.ts): transcription 640 ms after the upload; the model's
+ * first token after 550 ms, then 40 tokens/s; the question's embedding 150 ms; the voice's first
+ * audio byte after 200 ms (470 ms for the first request on a new connection), then its stream at
+ * three times real time. BENCH_PACING=legacy runs at the pace of the earlier figures (300, 400 and
+ * 250 ms) for comparison; every figure printed names its pacing. The microphone is Chromium's
  * fake device (silence) with a room mixed in by tests/fixtures/audio/fakeRoom.ts: the visitor's
  * German speech (espeak-ng) when the bench says so, and the coach's own output coming back 40 ms
  * late at −9 dB or 0 dB.
@@ -55,9 +58,9 @@ import { configFromEnv, LOCAL_SERVICE_ROLE_KEY, type RequestTiming } from '../su
 import { startLocalStack } from '../supabase/local/server';
 import { fakeMicrophoneArgs, silentWav, utteranceWav } from '../tests/fixtures/audio/fakeMicrophone';
 import { installRoom, sayInRoom, voicedSpan, type RoomOptions } from '../tests/fixtures/audio/fakeRoom';
-import { DEFAULT_REAL_TIME_FACTOR, startFakeElevenLabs } from '../tests/fixtures/fakeProviders/fakeElevenLabs';
-import { DEFAULT_TRANSCRIPTION_DELAY_MS } from '../tests/fixtures/fakeProviders/fakeTranscription';
+import { startFakeElevenLabs } from '../tests/fixtures/fakeProviders/fakeElevenLabs';
 import { startFakeOpenAI } from '../tests/fixtures/fakeProviders/fakeOpenAI';
+import { describePacing, pacingNamed } from '../tests/fixtures/fakeProviders/pacing';
 import { chromiumArgs, findChromium } from './find-chromium';
 import { addStarterKnowledge } from './starterKnowledge';
 import { createStaticServer } from './staticServer';
@@ -75,7 +78,9 @@ const budget = {
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const showTimeline = process.env.BENCH_TIMELINE === '1';
 const phases = new Set((process.env.BENCH_PHASES ?? '1,2,3,4,5,6').split(',').map((phase) => Number(phase.trim())));
-const delays = { ttftMs: 400, tokensPerSecond: 40, embeddingMs: 150, ttsFirstByteMs: 250, ttsRealTimeFactor: DEFAULT_REAL_TIME_FACTOR };
+/** The fakes' pace (BENCH_PACING: `published`, the default, or `legacy`); every figure names it. */
+const { name: pacingName, pacing: delays } = pacingNamed(process.env.BENCH_PACING);
+const tag = `[${pacingName}]`;
 /** Chrome's recogniser calls the words final only after this much silence. */
 const endOfSpeechMs = Number(process.env.END_OF_SPEECH_MS ?? 800);
 /** The pace of the visitor's words in the interim results. */
@@ -342,7 +347,9 @@ async function main() {
   const openai = await startFakeOpenAI({ port: 0, apiKey: 'sk-bench-fake' });
   const elevenLabs = await startFakeElevenLabs({ port: 0, apiKey: 'bench-fake' });
   Object.assign(openai.control, { reply, ttftMs: delays.ttftMs, tokensPerSecond: delays.tokensPerSecond, embeddingMs: delays.embeddingMs });
-  Object.assign(elevenLabs.control, { firstByteMs: delays.ttsFirstByteMs, realTimeFactor: delays.ttsRealTimeFactor });
+  openai.control.transcription.delayMs = delays.transcriptionMs;
+  Object.assign(elevenLabs.control, { firstByteMs: delays.ttsFirstByteMs, coldFirstByteMs: delays.ttsColdFirstByteMs, realTimeFactor: delays.ttsRealTimeFactor });
+  elevenLabs.control.transcription.delayMs = delays.transcriptionMs;
   const config = {
     ...configFromEnv({ SUPABASE_LOCAL_PORT: process.env.SUPABASE_LOCAL_PORT ?? '54321' }),
     dataDir: null,
@@ -414,7 +421,7 @@ async function main() {
   };
 
   console.log(
-    `Voice (${String(runs)} runs a phase; transcription ${String(DEFAULT_TRANSCRIPTION_DELAY_MS)} ms; model: first token ${String(delays.ttftMs)} ms, ${String(delays.tokensPerSecond)} tokens/s, embedding ${String(delays.embeddingMs)} ms; voice: first byte ${String(delays.ttsFirstByteMs)} ms, streamed at ${String(delays.ttsRealTimeFactor)}x real time; knowledge: the starter documents, ${embeddedKnowledge ? 'embedded' : 'not embedded (BENCH_KNOWLEDGE=plain)'})`,
+    `Voice (${String(runs)} runs a phase; ${describePacing(pacingName, delays)}; knowledge: the starter documents, ${embeddedKnowledge ? 'embedded' : 'not embedded (BENCH_KNOWLEDGE=plain)'})`,
   );
 
   try {
@@ -436,7 +443,7 @@ async function main() {
       };
 
       if (phases.has(1)) {
-        console.log('\n1. From the final transcript');
+        console.log(`\n1. From the final transcript ${tag}`);
         console.log('run  first chunk  first audio      limit  ratio');
         const samples: { chunk: number; audio: number }[] = [];
         for (let run = 0; run < runs; run += 1) {
@@ -457,14 +464,14 @@ async function main() {
         const ratio = median(samples.map((sample) => sample.audio / (sample.chunk + delays.ttsFirstByteMs)));
         const firstAudioMs = median(samples.map((sample) => sample.audio));
         console.log(
-          `median: final transcript → first audio ${ms(firstAudioMs)}; limit (first speakable piece + TTS first byte) ${ms(median(samples.map((sample) => sample.chunk + delays.ttsFirstByteMs)))}; ratio ${ratio.toFixed(3)} (budget ${budget.ratio.toFixed(2)} and ${ms(budget.firstAudioMs)})`,
+          `${tag} median: final transcript → first audio ${ms(firstAudioMs)}; limit (first speakable piece + TTS first byte) ${ms(median(samples.map((sample) => sample.chunk + delays.ttsFirstByteMs)))}; ratio ${ratio.toFixed(3)} (budget ${budget.ratio.toFixed(2)} and ${ms(budget.firstAudioMs)})`,
         );
         check(ratio <= budget.ratio, `ratio ${ratio.toFixed(3)} > ${budget.ratio.toFixed(2)}`);
         check(firstAudioMs <= budget.firstAudioMs, `final transcript → first audio ${ms(firstAudioMs)} > ${ms(budget.firstAudioMs)}`);
       }
 
       if (phases.has(2)) {
-        console.log(`\n2. Recogniser path, from the end of speech (final words ${String(endOfSpeechMs)} ms after the last one)`);
+        console.log(`\n2. Recogniser path, from the end of speech (final words ${String(endOfSpeechMs)} ms after the last one) ${tag}`);
         console.log('run  → final transcript  → first audio');
         const spoken: number[] = [];
         for (let run = 0; run < runs; run += 1) {
@@ -480,14 +487,14 @@ async function main() {
           }
         }
         const value = median(spoken);
-        console.log(`median: end of speech → first audio ${ms(value)} (budget ${ms(budget.recogniserMs)})`);
+        console.log(`${tag} median: end of speech → first audio ${ms(value)} (budget ${ms(budget.recogniserMs)})`);
         check(value <= budget.recogniserMs, `recogniser path: end of speech → first audio ${ms(value)} > ${ms(budget.recogniserMs)}`);
       }
       await browser.close();
     }
 
     if (phases.has(3)) {
-      console.log('\n3. Recording path (no recogniser), from the end of speech');
+      console.log(`\n3. Recording path (no recogniser), from the end of speech ${tag}`);
       const spokenSpan = voicedSpan(spokenQuestion);
       const spokenSeconds = spokenSpan.to - spokenSpan.from;
       console.log(`run  → last segment sent  → its words  → early start  → transcript  → first audio   uploaded   spend record   (spoken ${seconds(spokenSeconds)})`);
@@ -535,7 +542,7 @@ async function main() {
       const value = median(latencies);
       const uploaded = median(uploadedAll);
       console.log(
-        `median: end of speech → first audio ${ms(value)} (budget ${ms(budget.recordingMs)}); uploaded ${seconds(uploaded)} (spend record, whole seconds per upload: ${seconds(median(billedAll))}) for ${seconds(spokenSeconds)} spoken (budget ${seconds(spokenSeconds + budget.extraUploadSeconds)})`,
+        `${tag} median: end of speech → first audio ${ms(value)} (budget ${ms(budget.recordingMs)}); uploaded ${seconds(uploaded)} (spend record, whole seconds per upload: ${seconds(median(billedAll))}) for ${seconds(spokenSeconds)} spoken (budget ${seconds(spokenSeconds + budget.extraUploadSeconds)})`,
       );
       check(value <= budget.recordingMs, `recording path: end of speech → first audio ${ms(value)} > ${ms(budget.recordingMs)}`);
       check(uploaded <= spokenSeconds + budget.extraUploadSeconds, `uploaded ${seconds(uploaded)} > spoken ${seconds(spokenSeconds)} + ${String(budget.extraUploadSeconds)} s`);
@@ -543,7 +550,7 @@ async function main() {
     }
 
     if (phases.has(4)) {
-      console.log('\n4. Greeting: click → first audio');
+      console.log(`\n4. Greeting: click → first audio ${tag}`);
       console.log('run       cold       warm');
       const browser = await launch();
       const cold: number[] = [];
@@ -602,7 +609,7 @@ async function main() {
           second.timeline();
         }
       }
-      console.log(`median: cold ${ms(median(cold))}, warm ${ms(median(warm))} (budget ${ms(budget.greetingMs)} each)`);
+      console.log(`${tag} median: cold ${ms(median(cold))}, warm ${ms(median(warm))} (budget ${ms(budget.greetingMs)} each)`);
       check(median(cold) <= budget.greetingMs, `greeting, cold cache: ${ms(median(cold))} > ${ms(budget.greetingMs)}`);
       check(median(warm) <= budget.greetingMs, `greeting, warm cache: ${ms(median(warm))} > ${ms(budget.greetingMs)}`);
       await browser.close();
@@ -611,7 +618,7 @@ async function main() {
     if (phases.has(5)) {
       const browser = await launch(fakeMicrophoneArgs(silentWav()));
       for (const echoDb of [-9, 0]) {
-        console.log(`\n5. The coach's echo at ${String(echoDb)} dB, 40 ms late (hands-free, recording path)`);
+        console.log(`\n5. The coach's echo at ${String(echoDb)} dB, 40 ms late (hands-free, recording path) ${tag}`);
         console.log('run  greeting: holds gap stops  listens  answer: holds gap stops  barge-in  listens');
         const gaps: number[] = [];
         const holds: number[] = [];
@@ -668,7 +675,7 @@ async function main() {
         const longest = Math.max(...gaps);
         const bargeInMs = median(bargeIns);
         console.log(
-          `at ${String(echoDb)} dB: longest gap ${ms(longest)} (budget ${ms(budget.gapMs)}), holds ${String(holds.reduce((a, b) => a + b, 0))}, self-interruptions ${String(stops.reduce((a, b) => a + b, 0))}, barge-in median ${ms(bargeInMs)} (budget ${ms(budget.bargeInMs)}), listened again by itself in ${String(listened)} of ${String(runs)} runs`,
+          `${tag} at ${String(echoDb)} dB: longest gap ${ms(longest)} (budget ${ms(budget.gapMs)}), holds ${String(holds.reduce((a, b) => a + b, 0))}, self-interruptions ${String(stops.reduce((a, b) => a + b, 0))}, barge-in median ${ms(bargeInMs)} (budget ${ms(budget.bargeInMs)}), listened again by itself in ${String(listened)} of ${String(runs)} runs`,
         );
         check(longest <= budget.gapMs, `echo ${String(echoDb)} dB: gap ${ms(longest)} > ${ms(budget.gapMs)}`);
         check(bargeInMs <= budget.bargeInMs, `echo ${String(echoDb)} dB: barge-in ${ms(bargeInMs)} > ${ms(budget.bargeInMs)}`);
@@ -678,7 +685,7 @@ async function main() {
     }
 
     if (phases.has(6)) {
-      console.log(`\n6. Hands-free through silence (recording path): ${String(QUIET_SECONDS)} s without a word, then the visitor speaks`);
+      console.log(`\n6. Hands-free through silence (recording path): ${String(QUIET_SECONDS)} s without a word, then the visitor speaks ${tag}`);
       console.log('run  paused after  paused label shown  resumed by voice  answered');
       const browser = await launch(fakeMicrophoneArgs(silentWav()));
       let kept = 0;
@@ -707,13 +714,13 @@ async function main() {
         const yes = (value: boolean) => (value ? 'yes' : 'no');
         console.log(`${pad(String(run + 1), 3)}  ${pad(seconds(pausedAfter), 11)}  ${pad(yes(shown), 17)}  ${pad(yes(resumed), 16)}  ${pad(yes(answered), 8)}`);
       }
-      console.log(`hands-free kept through silence (paused visibly, resumed by the voice, answered) in ${String(kept)} of ${String(runs)} runs`);
+      console.log(`${tag} hands-free kept through silence (paused visibly, resumed by the voice, answered) in ${String(kept)} of ${String(runs)} runs`);
       check(kept === runs, `hands-free through silence: kept in ${String(kept)} of ${String(runs)} runs`);
       await browser.close();
     }
 
     if (over.length > 0) {
-      console.log(`\nOver budget: ${over.join('; ')}`);
+      console.log(`\n${tag} Over budget: ${over.join('; ')}`);
       process.exitCode = 1;
     }
   } finally {
