@@ -38,6 +38,8 @@ const PORT = 5432;
 export interface PostgresCluster {
   /** Server version and the extensions' versions, for the report. */
   readonly versions: string;
+  /** Where the server's socket is (host for a client; port 5432); its log is server.log there. */
+  readonly socketDir: string;
   /** Logged in as `postgres` (the migrations' role), in the database `postgres`. */
   readonly owner: pg.Client;
   /** Logged in as `authenticator`, as PostgREST is. */
@@ -164,6 +166,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     const jit = await owner.query<{ jit: string }>(`select current_setting('jit') as jit`);
     const row = version.rows[0];
     return {
+      socketDir: dir,
       versions: `PostgreSQL ${row?.server ?? '?'} (${row?.extensions ?? ''}; jit = ${jit.rows[0]?.jit ?? '?'})`,
       owner,
       api,

@@ -103,6 +103,7 @@ const released: Record<string, string> = {
   '20261127000100_search_current.sql': 'a1264b5341a41b9a',
   '20261127000200_sliding_minute.sql': '417525ca262ab322',
   '20261127000300_refresh_document_text.sql': '36367e1705715bb4',
+  '20261128001000_search_plans.sql': '75713e27ffdb74ea',
 };
 
 describe('released migrations', () => {

@@ -204,6 +204,19 @@ describe('private.search_terms', () => {
     ]);
   });
 
+  it('reads "davon", "dazu", "dafür" … as pointing back to the previous turn, not as words of their own', async () => {
+    for (const followUp of ['Und wie viele davon?', 'Was gibt es dazu?', 'Und dafür?', 'Wie ist es darüber?', 'Und wie viel hiervon?']) {
+      const found = await terms(followUp, 'Wie viel Erholungsurlaub habe ich?');
+      expect(found.filter((term) => term.weight > 0 && !term.from_previous), followUp).toEqual([]);
+    }
+    // A follow-up that only points back finds what the previous turn asked about.
+    const [first] = await run<{ content: string }>(fixture.db, actors.service, 'select content from public.search_knowledge($1, 5, $2)', [
+      'Und wie viele davon?',
+      'Wie viel Erholungsurlaub habe ich im Jahr?',
+    ]);
+    expect(first?.content).toContain('Der Erholungsurlaub beträgt 30 Arbeitstage');
+  });
+
   it('joins a code written apart when the knowledge base holds it joined, and only then', async () => {
     for (const question of ['Die Maschine blinkt mit E 07', 'Die Maschine blinkt mit e-07']) {
       const found = await terms(question);
