@@ -126,9 +126,12 @@ function formatProblem(question: z.infer<typeof questionSchema>): string | null 
   return null;
 }
 
-/** Every corpus file of a half, checked against the format: ids unique, documents known. */
-export function loadHalf(half: Half): HalfCorpus {
-  const dir = halfDir(half);
+/**
+ * Every corpus file of a half, checked against the format: ids unique, documents known and listed
+ * once, an answerable question with passage and fact, near-miss notes only on unanswerable ones.
+ * `dir` is the half's folder (another one for tests).
+ */
+export function loadHalf(half: Half, dir: string = halfDir(half)): HalfCorpus {
   const files = readdirSync(dir)
     .filter((entry) => entry.endsWith('.json'))
     .sort()
