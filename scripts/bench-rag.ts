@@ -107,7 +107,7 @@ async function runHalf(corpus: HalfCorpus): Promise<HalfOutcomes> {
     console.log(`\n== ${corpus.half} half: ${String(corpus.documents.length)} documents, ${String(corpus.questions.length)} questions`);
     let problems = 0;
     for (const document of corpus.documents) {
-      const bytes = await renderDocument(document);
+      const bytes = renderDocument(document);
       const added = await addKnowledgeDocument(admin, { url: stack.url, bytes, title: document.title, storagePath: `bench/${document.file}.pdf` });
       const { data: row, error } = await admin.from('documents').select('status, error').eq('id', added.id).single();
       if (error) throw new Error(error.message);

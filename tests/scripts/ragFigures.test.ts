@@ -14,6 +14,7 @@ const question = (id: string, answerable: boolean): CorpusQuestion => ({
   question: id,
   document: answerable ? 'doc' : null,
   half: 'dev',
+  corpus: 'corpus.json',
   kind: 'faq',
 });
 
