@@ -104,6 +104,7 @@ const released: Record<string, string> = {
   '20261127000200_sliding_minute.sql': '417525ca262ab322',
   '20261127000300_refresh_document_text.sql': '36367e1705715bb4',
   '20261128001000_search_plans.sql': '75713e27ffdb74ea',
+  '20261128001300_spoken_words.sql': '0c5c42c01bdcc224',
 };
 
 describe('released migrations', () => {

@@ -207,6 +207,21 @@ describe('offlineAnswer', () => {
     expect(isHonestReply(answer)).toBe(true);
   });
 
+  it('does not answer with a part that holds only the words naming the document', () => {
+    // "Waschmaschine" is in the manual's title: it says which document, not what in it answers.
+    const manual = { ...passage('Gebrauchsanleitung', 'Die Waschmaschine AQUA 8 wäscht 8 kg.', [term('waschmaschin', 3)], 6), title: 'Gebrauchsanleitung Waschmaschine AQUA 8' };
+    expect(isHonestReply(offlineAnswer('kann die waschmaschine auch trocknen', [manual], []))).toBe(true);
+    // The same part answers where the title does not name it.
+    expect(offlineAnswer('kann die waschmaschine auch trocknen', [{ ...manual, title: 'Geräte' }], [])).toBe('Die Waschmaschine AQUA 8 wäscht 8 kg.');
+  });
+
+  it('answers a question for a price only with a part that names one', () => {
+    const exercise = passage('Box-Atmung', 'Die Box-Atmung hilft vor einer schwierigen Sitzung.', [term('sitzung', 3)], 4);
+    expect(isHonestReply(offlineAnswer('Was kostet bei euch eine Sitzung?', [exercise], []))).toBe(true);
+    const price = passage('Preise', 'Eine Sitzung kostet 95 Euro.', [term('sitzung', 3)], 4);
+    expect(offlineAnswer('Was kostet bei euch eine Sitzung?', [exercise, price], [])).toBe('Eine Sitzung kostet 95 Euro.');
+  });
+
   it('says honestly that it does not know, naming what the knowledge base covers, when there is no passage', () => {
     expect(offlineAnswer('Wie backe ich Brot?', [], ['Preisliste 2026', 'Hausordnung'])).toBe(honestReply(['Preisliste 2026', 'Hausordnung']));
     expect(honestReply(['Preisliste 2026', 'Hausordnung'])).toBe(
