@@ -18,6 +18,10 @@
  * between parts that hold as much of it, unless the question marks itself as a follow-up
  * (marksFollowUp(): "Und …", "dafür", "dabei" …) or has no words of its own ("Und wie lange?").
  *
+ * Words of the question that the passage's document title holds name the document, not what in it
+ * answers: they do not count when the evidence is judged weak (below). A question that asks for a
+ * price is answered only by a part that names one.
+ *
  * When no passage was found, Mia says warmly that this is not in her knowledge and what her
  * knowledge covers. When passages were found but the best part holds too little of the question
  * (the search matched it through words that do not answer it), she says so as honestly, naming the
