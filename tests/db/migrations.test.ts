@@ -107,6 +107,7 @@ const released: Record<string, string> = {
   '20261128001300_spoken_words.sql': '0c5c42c01bdcc224',
   '20261128001400_noun_words.sql': '7e4e2e8313dd2e1f',
   '20261128001410_spoken_questions.sql': 'e75c1fc3bf9917c5',
+  '20261128001420_search_evidence.sql': 'b4a4fb79592f6bcd',
 };
 
 describe('released migrations', () => {

@@ -72,6 +72,10 @@ describe('starter knowledge', () => {
     // Spoken: lower case, "nich", a separable verb cut short ("aufwach"): the sleep document is found.
     const { data: found } = await admin.rpc('search_knowledge', { query: 'wie krieg ich das hin dass ich nachts nich dauernd aufwach' });
     expect(found?.[0]?.document_title).toBe('Starterwissen – Besser schlafen.pdf');
+    // The answer is the document's advice, not its running header ("Besser schlafen: Starterwissen.").
+    const sleep = await coach('wie krieg ich das hin dass ich nachts nich dauernd aufwach');
+    expect(sleep).not.toContain('Starterwissen');
+    expect(sleep).toMatch(/vor dem Schlafengehen weg|zur gleichen Zeit ins Bett|wach, steh kurz auf/u);
     // No price is in the knowledge: no exercise instead of one, but the honest reply.
     expect(isHonestReply(await coach('Was kostet bei euch eine Sitzung?'))).toBe(true);
     // The honest reply names what the knowledge base holds, newest document first.

@@ -20,7 +20,9 @@
  *
  * Words of the question that the passage's document title holds name the document, not what in it
  * answers: they do not count when the evidence is judged weak (below). A question that asks for a
- * price is answered only by a part that names one.
+ * kind of answer (a price, a duration, a time, a frequency, a number, someone to turn to) is
+ * answered only by a part that carries one. A passage of a document that never mentions one of
+ * the question's nouns does not answer it (the search's `foreign`).
  *
  * When no passage was found, Mia says warmly that this is not in her knowledge and what her
  * knowledge covers. When passages were found but the best part holds too little of the question
@@ -248,9 +250,10 @@ function weigh({ evidence, standing, pairs }: Scoring, own: readonly number[], c
  * and the previous turn's terms decide only between parts that hold as much of it (askedOnly()).
  */
 function bestPart(question: string, type: AnswerType | null, passages: readonly Passage[]): Choice | null {
-  // A question that asks for a price is answered only by a part that names one: a part that only
-  // talks about its subject ("Sitzung") is no answer to "Was kostet eine Sitzung?".
-  const priceOnly = type === 'price' && answerType(question) === 'price';
+  // A question that itself asks for a kind of answer is answered only by a part that carries one:
+  // a part that only talks about its subject ("Sitzung") is no answer to "Was kostet eine
+  // Sitzung?", nor one without a frequency to "Wie oft muss die Anlage gewartet werden?".
+  const typedOnly = type !== null && answerType(question) === type;
   const top = Math.max(0, ...passages.map(heldShare));
   const followUp = marksFollowUp(question);
   const askedEvidence = passages.map((passage) => askedOnly(passage.evidence, followUp));
@@ -271,6 +274,10 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
   for (const [position, passage] of passages.entries()) {
     const { evidence } = passage;
     if (evidence.total <= 0 || evidence.terms.length === 0) continue;
+    // A noun of the question that the passage's document never mentions: the question is about
+    // something else ("Was kostet eine Flasche Entkalker?" against house rules that sell drinks by
+    // the bottle), however many of its other words the passage shares.
+    if (evidence.terms.some((term) => term.foreign)) continue;
     const full = scoring(question, evidence, top);
     const asked = scoring(question, askedEvidence[position] ?? evidence, topAsked);
     const headingHeld = heldTerms(evidence, passage.heading);
@@ -289,7 +296,7 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
       const context = heldTerms(evidence, [passage.heading, unit.leadIn ?? ''].join(' ')).map((value, index) => Math.max(value, headingHeld[index] ?? 0));
       if (weightOf(evidence, own, context) <= 0) continue;
       const typed = typeFactor(type, [unit.text, ...(unit.header ?? [])].join('\t'), true);
-      if (priceOnly && typed === 1) continue;
+      if (typedOnly && typed === 1) continue;
       const now = weigh(asked, own, context, unit.text, typed);
       const share = weigh(asked, beyondTitle(own), beyondTitle(context), unit.text, typed).share;
       consider({ passage, unit, sentences: [], share, score: now.score, withPrevious: weigh(full, own, context, unit.text, typed).score });
@@ -310,7 +317,7 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
       const own = evidence.terms.map((_, term) => Math.max(...window.map((values, offset) => (values[term] ?? 0) * WINDOW_DECAY ** offset)));
       const chosen = sentences.slice(start, start + MAX_SENTENCES);
       const typed = typeFactor(type, chosen.join(' '), false);
-      if (priceOnly && typed === 1) continue;
+      if (typedOnly && typed === 1) continue;
       const now = weigh(asked, own, headingHeld, sentences[start] ?? '', typed);
       const share = weigh(asked, beyondTitle(own), beyondTitle(headingHeld), sentences[start] ?? '', typed).share;
       consider({ passage, unit: null, sentences: chosen, share, score: now.score, withPrevious: weigh(full, own, headingHeld, sentences[start] ?? '', typed).score });
