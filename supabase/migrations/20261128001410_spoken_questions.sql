@@ -158,8 +158,8 @@ as $$
           from regexp_matches(lower(left(coalesce(question, ''), 2000) || ' ' || left(coalesce(previous, ''), 2000)),
                               '[[:alpha:]]+', 'g') as m
           join private.noun_words n on n.word = m[1]
+         where not exists (select from written)
       ))) as v
-     where not exists (select from written)
   ),
   words as (
     select distinct on (r.lexeme) r.lexeme, r.position, r.from_previous
@@ -226,7 +226,12 @@ language sql
 stable
 set search_path = ''
 as $$
-  with forms as (
+  with spoken_number as (
+    -- Most words are no number: only what starts like one is read as one.
+    select case when word ~ '^(null|ein|zwei|zwanz|drei|vier|funf|sech|sieb|acht|neun|zehn|elf|zwolf|hundert)'
+                then private.number_digits(word) end as digits
+  ),
+  forms as (
     select word as form
     union
     select s2.lexeme
@@ -235,8 +240,7 @@ as $$
      where s1.lexeme = word and not s1.evidence_only
     union
     -- A number spoken as a word, as the documents may write it: "acht" – "8", "einundfünfzig" – "51".
-    select private.number_digits(word)
-     where private.number_digits(word) is not null
+    select n.digits from spoken_number n where n.digits is not null
     union
     -- A verb as the question says it ("wartet", "abgesagt"): its stem as the documents write it
     -- ("warten": wart, "absagen": absag), when passages hold that stem; no noun ("Nacht" is no
@@ -266,7 +270,7 @@ as $$
           from private.knowledge_terms k
          where q.form = word and char_length(q.form) >= 4 and q.form !~ '[^[:alpha:]]'
            -- No number: "acht" ends "Weihnacht" and "Beobacht(ung)".
-           and private.number_digits(word) is null
+           and not exists (select from spoken_number n where n.digits is not null)
            and k.reversed ~>=~ reverse(q.form) and k.reversed ~<~ (reverse(q.form) || chr(65535))
            -- A compound: at least three letters before the form ("Wasser|tank", not "G|reifen").
            and char_length(k.lexeme) >= char_length(q.form) + 3

@@ -40,14 +40,18 @@ as $$
                'weight', case when t.from_previous then 0.5 * t.weight else t.weight end,
                'previous', t.from_previous,
                'named', t.named,
-               'words', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
-                                    from unnest(fts) as w
-                                   where array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb),
-               'related', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
-                                      from unnest(fts) as w
-                                     where t.related is not null
-                                       and array_to_tsvector(array[w.lexeme]) @@ t.related
-                                       and not array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb))
+               -- Only a term the passage holds has words in it: the others are not looked for.
+               'words', case when fts @@ t.query
+                             then coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
+                                              from unnest(fts) as w
+                                             where array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb)
+                             else '[]'::jsonb end,
+               'related', case when t.related is not null and fts @@ t.related
+                               then coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
+                                                from unnest(fts) as w
+                                               where array_to_tsvector(array[w.lexeme]) @@ t.related
+                                                 and not array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb)
+                               else '[]'::jsonb end)
              order by t.from_previous, t.position)
         from unnest(terms) as t
        where t.weight > 0
@@ -57,28 +61,32 @@ $$;
 
 
 -- The question's own nouns (weighted, not the previous turn's) that a German document never
--- mentions: no passage of it holds the noun (or a thesaurus synonym of it), nor does its title. A
--- JSON array of their lexemes; empty for a document of another language.
-create or replace function private.foreign_nouns(document_id uuid, language text, terms private.search_term[])
+-- mentions: neither the passage (`fts`) nor any other passage of its document holds the noun (or a
+-- thesaurus synonym of it), nor does its title. A JSON array of their lexemes; empty for a document
+-- of another language.
+create or replace function private.foreign_nouns(fts tsvector, document_id uuid, language text, terms private.search_term[])
 returns jsonb
 language sql
 stable
 set search_path = ''
 as $$
   select coalesce(jsonb_agg(t.lexeme order by t.position), '[]'::jsonb)
-    from unnest(terms) as t
+    from (select t0.*, case when t0.related is null then t0.query else t0.query || t0.related end as either
+            from unnest(terms) as t0) as t
    where foreign_nouns.language = 'de'
      and t.named and t.weight > 0 and not t.from_previous
+     -- The passage itself first: a noun it holds is none of them, and needs no look further.
+     and not fts @@ t.either
+     and not exists (select from public.documents d where d.id = foreign_nouns.document_id and d.title_fts @@ t.query)
      and not exists (
        select from public.document_chunks c
         where c.document_id = foreign_nouns.document_id
-          and c.fts @@ (case when t.related is null then t.query else t.query || t.related end)
+          and c.fts @@ t.either
      )
-     and not exists (select from public.documents d where d.id = foreign_nouns.document_id and d.title_fts @@ t.query)
 $$;
 
-revoke execute on function private.foreign_nouns(uuid, text, private.search_term[]) from public, anon;
-grant execute on function private.foreign_nouns(uuid, text, private.search_term[]) to authenticated, service_role;
+revoke execute on function private.foreign_nouns(tsvector, uuid, text, private.search_term[]) from public, anon;
+grant execute on function private.foreign_nouns(tsvector, uuid, text, private.search_term[]) to authenticated, service_role;
 
 
 -- Passages of COMPLETED documents that answer a German question, best first, at most five.
@@ -154,7 +162,7 @@ begin
     )
     select c.document_id, c.title, c.ordinal, c.heading, c.content, c.score, c.matched, c.language,
            private.passage_evidence(c.fts, terms)
-             || jsonb_build_object('foreign', private.foreign_nouns(c.document_id, c.language, terms))
+             || jsonb_build_object('foreign', private.foreign_nouns(c.fts, c.document_id, c.language, terms))
       from chosen c
      order by c.fusion desc, c.score desc, c.density desc, c.document_id, c.ordinal;
 end

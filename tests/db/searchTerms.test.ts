@@ -166,6 +166,7 @@ describe('private.term_query', () => {
   it('finds the digits of a number said as a word, not the reverse', async () => {
     expect((await termQuery('acht')).query).toContain("'8'");
     expect((await termQuery(await lexeme('einundfünfzig'))).query).toContain("'51'");
+    expect((await termQuery(await lexeme('zwanzig'))).query).toContain("'20'");
     expect((await termQuery('8')).query).toBe("'8'");
     const digits = async (word: string) =>
       (await run<{ digits: string | null }>(fixture.db, actors.service, 'select private.number_digits($1) as digits', [word]))[0]?.digits;
