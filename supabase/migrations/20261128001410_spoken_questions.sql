@@ -4,7 +4,8 @@
 --     name what it asks about) and a noun no passage holds most (the question is about something
 --     the knowledge base does not know). A question typed as German is written shows its nouns by
 --     their capital letter; one in lower case ("kann man da auch turnschuhe drin waschen") by the
---     word list private.noun_words (…_noun_words.sql): a word the list knows only as a noun is one.
+--     word list private.noun_words (…_noun_words.sql): a word the list knows only as a noun is one,
+--     and so is a compound of two such words that the list does not have ("deutschlandticket").
 --   * A hyphenated word no passage holds ("Eco-Programm") is asked by its parts, which the parser
 --     gives beside it ("eco", "programm"), as an unknown compound is (private.stand_ins()); it no
 --     longer weighs as an unknown noun of its own.
@@ -151,13 +152,21 @@ as $$
     select w.lexeme from written w
     union
     -- A question whose capitals say nothing (none inside a sentence, as a recogniser or a phone
-    -- keyboard writes it): the words the word list knows only as nouns.
+    -- keyboard writes it): the words the word list knows only as nouns, and compounds of two of
+    -- them that it does not list ("deutschland|ticket", "tür|dichtung").
     select v.lexeme
       from unnest(private.german_lexemes((
         select string_agg(n.word, ' ')
           from regexp_matches(lower(left(coalesce(question, ''), 2000) || ' ' || left(coalesce(previous, ''), 2000)),
                               '[[:alpha:]]+', 'g') as m
-          join private.noun_words n on n.word = m[1]
+          join lateral (
+            select m[1] as word
+             where exists (select from private.noun_words n where n.word = m[1])
+                or (char_length(m[1]) >= 8 and exists (
+                      select from generate_series(3, char_length(m[1]) - 4) as cut (at)
+                       where exists (select from private.noun_words a where a.word = left(m[1], cut.at))
+                         and exists (select from private.noun_words b where b.word = substr(m[1], cut.at + 1))))
+          ) n on true
          where not exists (select from written)
       ))) as v
   ),

@@ -106,7 +106,7 @@ const released: Record<string, string> = {
   '20261128001000_search_plans.sql': '75713e27ffdb74ea',
   '20261128001300_spoken_words.sql': '0c5c42c01bdcc224',
   '20261128001400_noun_words.sql': '7e4e2e8313dd2e1f',
-  '20261128001410_spoken_questions.sql': 'f13d72cfbfbaff84',
+  '20261128001410_spoken_questions.sql': '721f329d335f2280',
   '20261128001420_search_evidence.sql': '39d994b46916e568',
 };
 

@@ -213,6 +213,9 @@ describe('private.search_terms', () => {
     const typed = (await terms('Kann man da auch Turnschuhe drin waschen?')).find((term) => term.lexeme === 'turnschuh');
     expect(shoes).toMatchObject({ passages: 0, named: true });
     expect(shoes?.weight).toBeCloseTo(typed?.weight ?? 0, 4);
+    // A compound of two nouns the list does not have is one too; a word that only ends in a noun not.
+    expect((await terms('zahlt die firma das deutschlandticket')).find((term) => term.lexeme === 'deutschlandticket')).toMatchObject({ named: true });
+    expect((await terms('kann ich die abstottern')).find((term) => term.lexeme === 'abstott')).toMatchObject({ named: false });
   });
 
   it('gives spoken forms of function words no weight', async () => {
