@@ -233,6 +233,26 @@ CREATE FUNCTION private.document_stuck_after() RETURNS interval
     SET search_path TO ''
     AS $$ select interval '5 minutes' $$;
 
+-- Name: foreign_nouns(tsvector, uuid, text, private.search_term[]); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.foreign_nouns(fts tsvector, document_id uuid, language text, terms private.search_term[]) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(jsonb_agg(t.lexeme order by t.position), '[]'::jsonb)
+    from (select t0.*, case when t0.related is null then t0.query else t0.query || t0.related end as either
+            from unnest(terms) as t0) as t
+   where foreign_nouns.language = 'de'
+     and t.named and t.weight > 0 and not t.from_previous
+     -- The passage itself first: a noun it holds is none of them, and needs no look further.
+     and not fts @@ t.either
+     and not exists (select from public.documents d where d.id = foreign_nouns.document_id and d.title_fts @@ t.query)
+     and not exists (
+       select from public.document_chunks c
+        where c.document_id = foreign_nouns.document_id
+          and c.fts @@ t.either
+     )
+$$;
+
 -- Name: forget_lost_answer(); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.forget_lost_answer() RETURNS trigger
     LANGUAGE plpgsql
@@ -251,7 +271,6 @@ $$;
 CREATE FUNCTION private.fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real DEFAULT 0.3) RETURNS TABLE(chunk_id bigint, language text, score real, density real, matched text[], fusion double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
-    SET enable_seqscan TO 'off'
     AS $$
 #variable_conflict use_column
 begin
@@ -350,9 +369,19 @@ CREATE FUNCTION private.joined_codes(question text) RETURNS TABLE(lexeme text, p
     LANGUAGE sql STABLE
     SET search_path TO ''
     AS $$
-  select distinct k.lexeme, array[lower(m[1]), m[2], '-' || m[2]]
-    from regexp_matches(left(coalesce(question, ''), 2000), '(?:^|[^[:alnum:]])([[:alpha:]]{1,3})(?: +|-)([0-9]{1,4})(?![[:alnum:]])', 'g') as m
-    join private.knowledge_terms k on k.lexeme = lower(m[1]) || m[2]
+  with written as (
+    select lower(m[1]) as head, m[2] as digits, array[lower(m[1]), m[2], '-' || m[2]] as parts
+      from regexp_matches(left(coalesce(question, ''), 2000), '(?:^|[^[:alnum:]])([[:alpha:]]{1,3})(?: +|-)([0-9]{1,4})(?![[:alnum:]])', 'g') as m
+    union all
+    select lower(m[1]),
+           (select string_agg(private.number_digits(v.lexeme), '' order by v.positions[1]) from unnest(private.german_lexemes(m[2])) as v),
+           array[lower(m[1])] || (select array_agg(v.lexeme) from unnest(private.german_lexemes(m[2])) as v)
+      from regexp_matches(lower(left(coalesce(question, ''), 2000)),
+                          '(?:^|[^[:alnum:]])([[:alpha:]]{1,3})((?: +(?:null|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun)){1,4})(?![[:alnum:]])', 'g') as m
+  )
+  select distinct k.lexeme, w.parts
+    from written w
+    join private.knowledge_terms k on k.lexeme = w.head || w.digits
 $$;
 
 -- Name: keep_first_rating(); Type: FUNCTION; Schema: private
@@ -372,7 +401,6 @@ $$;
 CREATE FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) RETURNS TABLE(chunk_id bigint, language text, score real, standalone real, density real, matched text[])
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
-    SET enable_seqscan TO 'off'
     AS $$
 declare
   common_passages constant integer := 200;
@@ -407,7 +435,7 @@ begin
                 else 0 end
          )
     into any_term, rare_terms, all_terms, common_share
-    from (select t0.*, t0.query || coalesce(t0.related, ''::tsquery) as either from unnest(terms) as t0) as t
+    from (select t0.*, case when t0.related is null then t0.query else t0.query || t0.related end as either from unnest(terms) as t0) as t
    where t.weight > 0;
 
   candidates := any_term;
@@ -495,6 +523,34 @@ CREATE FUNCTION private.minute_retry_after(p_count integer, p_previous integer, 
   )::integer)
 $$;
 
+-- Name: number_digits(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.number_digits(word text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $_$
+declare
+  -- 0 to 19 as lexemes, at their value + 1.
+  small constant text[] := array['null', 'ein', 'zwei', 'drei', 'vier', 'funf', 'sech', 'sieb', 'acht', 'neun', 'zehn', 'elf',
+                                 'zwolf', 'dreizehn', 'vierzehn', 'funfzehn', 'sechzehn', 'siebzehn', 'achtzehn', 'neunzehn'];
+  -- A digit inside a compound, written out ("ein|und|fünfzig"), at its value + 1.
+  digit constant text[] := array['', 'ein', 'zwei', 'drei', 'vier', 'funf', 'sechs', 'sieben', 'acht', 'neun'];
+  -- The tens from twenty, at their value / 10.
+  tens constant text[] := array['', 'zwanz', 'dreiss', 'vierz', 'funfz', 'sechz', 'siebz', 'achtz', 'neunz'];
+  parts text[];
+begin
+  if array_position(small, word) is not null then
+    return (array_position(small, word) - 1)::text;
+  end if;
+  parts := regexp_match(word, '^(?:(ein|zwei|drei|vier|funf|sechs|sieben|acht|neun)?(hundert))?(?:(ein|zwei|drei|vier|funf|sechs|sieben|acht|neun)und)?(zwanz|dreiss|vierz|funfz|sechz|siebz|achtz|neunz)?(?:ig)?$');
+  if parts is null or (parts[2] is null and parts[4] is null) then
+    return null;
+  end if;
+  return (coalesce(array_position(digit, parts[1]) - 1, case when parts[2] is null then 0 else 1 end) * 100
+          + coalesce(array_position(digit, parts[3]) - 1, 0)
+          + coalesce(array_position(tens, parts[4]) * 10, 0))::text;
+end
+$_$;
+
 -- Name: open_question_key(text); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.open_question_key(question text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -530,17 +586,22 @@ CREATE FUNCTION private.passage_evidence(fts tsvector, terms private.search_term
                'term', t.lexeme,
                'weight', case when t.from_previous then 0.5 * t.weight else t.weight end,
                'previous', t.from_previous,
-               'words', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
-                                    from unnest(fts) as w
-                                   where array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb),
-               'related', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
-                                      from unnest(fts) as w
-                                     where t.related is not null
-                                       and array_to_tsvector(array[w.lexeme]) @@ t.related
-                                       and not array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb))
+               'named', t.named,
+               -- Only a term the passage holds has words in it: the others are not looked for.
+               'words', case when fts @@ t.query
+                             then coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
+                                              from unnest(fts) as w
+                                             where array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb)
+                             else '[]'::jsonb end,
+               'related', case when t.related is not null and fts @@ t.related
+                               then coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
+                                                from unnest(fts) as w
+                                               where array_to_tsvector(array[w.lexeme]) @@ t.related
+                                                 and not array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb)
+                               else '[]'::jsonb end)
              order by t.from_previous, t.position)
         from unnest(terms) as t
-       where t.weight > 0 and fts @@ (t.query || coalesce(t.related, ''::tsquery))
+       where t.weight > 0
     ), '[]'::jsonb)
   )
 $$;
@@ -624,13 +685,36 @@ CREATE FUNCTION private.search_terms(question text, previous text DEFAULT NULL::
     -- The pieces of a joined code, which weigh nothing on their own.
     select distinct unnest(c.parts) as lexeme from codes c
   ),
-  capitalised as (
-    -- Words with a capital letter that does not start a sentence.
+  written as (
+    -- Words with a capital letter that does not start a sentence: the nouns of a question typed
+    -- as German is written.
     select v.lexeme
       from unnest(private.german_lexemes((
         select string_agg(m[1], ' ')
           from regexp_matches(left(coalesce(question, ''), 2000) || ' ' || left(coalesce(previous, ''), 2000),
                               '(?<=[^.!?:\s][\s„"(]{1,3})([[:upper:]][^\s.,!?;:“")]*)', 'g') as m
+      ))) as v
+  ),
+  capitalised as (
+    select w.lexeme from written w
+    union
+    -- A question whose capitals say nothing (none inside a sentence, as a recogniser or a phone
+    -- keyboard writes it): the words the word list knows only as nouns, and compounds of two of
+    -- them that it does not list ("deutschland|ticket", "tür|dichtung").
+    select v.lexeme
+      from unnest(private.german_lexemes((
+        select string_agg(n.word, ' ')
+          from regexp_matches(lower(left(coalesce(question, ''), 2000) || ' ' || left(coalesce(previous, ''), 2000)),
+                              '[[:alpha:]]+', 'g') as m
+          join lateral (
+            select m[1] as word
+             where exists (select from private.noun_words n where n.word = m[1])
+                or (char_length(m[1]) >= 8 and exists (
+                      select from generate_series(3, char_length(m[1]) - 4) as cut (at)
+                       where exists (select from private.noun_words a where a.word = left(m[1], cut.at))
+                         and exists (select from private.noun_words b where b.word = substr(m[1], cut.at + 1))))
+          ) n on true
+         where not exists (select from written)
       ))) as v
   ),
   words as (
@@ -641,7 +725,9 @@ CREATE FUNCTION private.search_terms(question text, previous text DEFAULT NULL::
   limited as (
     select w.*,
            exists (select from private.question_words q where q.lexeme = w.lexeme)
-             or (not w.from_previous and exists (select from pieces p where p.lexeme = w.lexeme)) as asks,
+             or (not w.from_previous and exists (select from pieces p where p.lexeme = w.lexeme))
+             -- A hyphenated word no passage holds is asked by its parts ("Eco-Programm": eco, programm).
+             or (w.lexeme like '%-%' and not exists (select from private.knowledge_terms k where k.lexeme = w.lexeme)) as asks,
            exists (select from private.context_words x where x.lexeme = w.lexeme) as scene,
            exists (select from capitalised c where c.lexeme = w.lexeme)
              and not exists (select from private.context_words x where x.lexeme = w.lexeme) as named
@@ -870,14 +956,32 @@ COMMENT ON FUNCTION private.sweep_open_questions(swept_at timestamp with time zo
 CREATE FUNCTION private.term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer) RETURNS record
     LANGUAGE sql STABLE
     SET search_path TO ''
-    AS $$
-  with forms as (
+    AS $_$
+  with spoken_number as (
+    -- Most words are no number: only what starts like one is read as one.
+    select case when word ~ '^(null|ein|zwei|zwanz|drei|vier|funf|sech|sieb|acht|neun|zehn|elf|zwolf|hundert)'
+                then private.number_digits(word) end as digits
+  ),
+  forms as (
     select word as form
     union
     select s2.lexeme
       from private.synonyms s1
       join private.synonyms s2 on s2.grp = s1.grp and s2.lexeme <> s1.lexeme
      where s1.lexeme = word and not s1.evidence_only
+    union
+    -- A number spoken as a word, as the documents may write it: "acht" – "8", "einundfünfzig" – "51".
+    select n.digits from spoken_number n where n.digits is not null
+    union
+    -- A verb as the question says it ("wartet", "abgesagt"): its stem as the documents write it
+    -- ("warten": wart, "absagen": absag), when passages hold that stem; no noun ("Nacht" is no
+    -- "nach").
+    select k.lexeme
+      from (select regexp_replace(regexp_replace(word, '^(ab|an|auf|aus|ein|mit|nach|vor|zu|zuruck|weg|um|)ge(.{3,})$', '\1\2'), '(?<=..)(est|et|st|t)$', '') as stem
+             where word ~ '[^aeiouäöü](est|et|st|t)$' and char_length(word) >= 5
+               and not exists (select from private.noun_words n where n.word = term_query.word)) v
+      join private.knowledge_terms k on k.lexeme = v.stem
+     where v.stem <> word and char_length(v.stem) >= 4
   ),
   quoted as (
     select f.form,
@@ -896,6 +1000,8 @@ CREATE FUNCTION private.term_query(word text, OUT query tsquery, OUT passages in
         select k.lexeme, k.passages
           from private.knowledge_terms k
          where q.form = word and char_length(q.form) >= 4 and q.form !~ '[^[:alpha:]]'
+           -- No number: "acht" ends "Weihnacht" and "Beobacht(ung)".
+           and not exists (select from spoken_number n where n.digits is not null)
            and k.reversed ~>=~ reverse(q.form) and k.reversed ~<~ (reverse(q.form) || chr(65535))
            -- A compound: at least three letters before the form ("Wasser|tank", not "G|reifen").
            and char_length(k.lexeme) >= char_length(q.form) + 3
@@ -922,14 +1028,17 @@ CREATE FUNCTION private.term_query(word text, OUT query tsquery, OUT passages in
        and not exists (select from private.question_words q where q.lexeme = k.lexeme)
   )
   select (
-           select string_agg(q.literal || case when q.as_prefix then ':*' else '' end, ' | ') from quoted q
-         )::tsquery
-         || coalesce((select string_agg(format('''%s''', replace(replace(h.lexeme, '\', '\\'), '''', '''''')), ' | ') from heads h)::tsquery,
-                     ''::tsquery),
+           select string_agg(p.literal, ' | ')
+             from (
+               select q.literal || case when q.as_prefix then ':*' else '' end as literal from quoted q
+               union all
+               select format('''%s''', replace(replace(h.lexeme, '\', '\\'), '''', '''''')) from heads h
+             ) p
+         )::tsquery,
          coalesce((select sum(held.passages) from held), 0)::integer,
          (select string_agg(format('''%s''', replace(replace(t.lexeme, '\', '\\'), '''', '''''')), ' | ') from thesaurus t)::tsquery,
          coalesce((select sum(t.passages) from thesaurus t), 0)::integer
-$$;
+$_$;
 
 -- Name: thesaurus_share(); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.thesaurus_share() RETURNS real
@@ -1621,7 +1730,6 @@ $$;
 CREATE FUNCTION public.search_knowledge(query text, match_count integer DEFAULT 5, previous text DEFAULT NULL::text, query_embedding extensions.vector DEFAULT NULL::extensions.vector) RETURNS TABLE(document_id uuid, document_title text, chunk_ordinal integer, heading text, content text, rank real, matched_terms text[], language text, evidence jsonb)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
-    SET enable_seqscan TO 'off'
     AS $$
 #variable_conflict use_column
 declare
@@ -1656,6 +1764,7 @@ begin
     )
     select c.document_id, c.title, c.ordinal, c.heading, c.content, c.score, c.matched, c.language,
            private.passage_evidence(c.fts, terms)
+             || jsonb_build_object('foreign', private.foreign_nouns(c.fts, c.document_id, c.language, terms))
       from chosen c
      order by c.fusion desc, c.score desc, c.density desc, c.document_id, c.ordinal;
 end
@@ -1795,6 +1904,14 @@ COMMENT ON TABLE private.knowledge_terms IS 'Every lexeme of the passages with t
 
 -- Name: COLUMN knowledge_terms.reversed; Type: COMMENT; Schema: private
 COMMENT ON COLUMN private.knowledge_terms.reversed IS 'The lexeme backwards, so compounds ending in a word are found through an index.';
+
+-- Name: noun_words; Type: TABLE; Schema: private
+CREATE TABLE private.noun_words (
+    word text NOT NULL
+);
+
+-- Name: TABLE noun_words; Type: COMMENT; Schema: private
+COMMENT ON TABLE private.noun_words IS 'German words that are only ever nouns, in lower case (wngerman, GPL-2.0-or-later; scripts/nounWords.ts): the nouns of a question written in lower case.';
 
 -- Name: question_words; Type: TABLE; Schema: private
 CREATE TABLE private.question_words (
@@ -2043,6 +2160,10 @@ ALTER TABLE ONLY private.knowledge_stats
 -- Name: knowledge_terms knowledge_terms_pkey; Type: CONSTRAINT; Schema: private
 ALTER TABLE ONLY private.knowledge_terms
     ADD CONSTRAINT knowledge_terms_pkey PRIMARY KEY (lexeme);
+
+-- Name: noun_words noun_words_pkey; Type: CONSTRAINT; Schema: private
+ALTER TABLE ONLY private.noun_words
+    ADD CONSTRAINT noun_words_pkey PRIMARY KEY (word);
 
 -- Name: question_words question_words_pkey; Type: CONSTRAINT; Schema: private
 ALTER TABLE ONLY private.question_words
@@ -2363,6 +2484,11 @@ REVOKE ALL ON FUNCTION private.document_stuck_after() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.document_stuck_after() TO authenticated;
 GRANT ALL ON FUNCTION private.document_stuck_after() TO service_role;
 
+-- Name: FUNCTION foreign_nouns(fts tsvector, document_id uuid, language text, terms private.search_term[]); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.foreign_nouns(fts tsvector, document_id uuid, language text, terms private.search_term[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.foreign_nouns(fts tsvector, document_id uuid, language text, terms private.search_term[]) TO authenticated;
+GRANT ALL ON FUNCTION private.foreign_nouns(fts tsvector, document_id uuid, language text, terms private.search_term[]) TO service_role;
+
 -- Name: FUNCTION forget_lost_answer(); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.forget_lost_answer() FROM PUBLIC;
 
@@ -2417,6 +2543,11 @@ REVOKE ALL ON FUNCTION private.mark_answered_open_questions() FROM PUBLIC;
 -- Name: FUNCTION minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer) TO service_role;
+
+-- Name: FUNCTION number_digits(word text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.number_digits(word text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.number_digits(word text) TO authenticated;
+GRANT ALL ON FUNCTION private.number_digits(word text) TO service_role;
 
 -- Name: FUNCTION open_question_key(question text); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.open_question_key(question text) FROM PUBLIC;
@@ -2607,6 +2738,10 @@ GRANT SELECT ON TABLE private.knowledge_stats TO service_role;
 -- Name: TABLE knowledge_terms; Type: ACL; Schema: private
 GRANT SELECT ON TABLE private.knowledge_terms TO authenticated;
 GRANT SELECT ON TABLE private.knowledge_terms TO service_role;
+
+-- Name: TABLE noun_words; Type: ACL; Schema: private
+GRANT SELECT ON TABLE private.noun_words TO authenticated;
+GRANT SELECT ON TABLE private.noun_words TO service_role;
 
 -- Name: TABLE question_words; Type: ACL; Schema: private
 GRANT SELECT ON TABLE private.question_words TO authenticated;

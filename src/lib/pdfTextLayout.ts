@@ -241,13 +241,23 @@ function edgeLines(lines: readonly string[]): string[] {
   return [...new Set([...text.slice(0, EDGE_LINES), ...text.slice(-EDGE_LINES)])];
 }
 
-/** Drops the page's leading and trailing lines that are running headers, footers or page numbers. */
-function trimEdges(lines: string[], repeated: ReadonlySet<string>): string[] {
+/**
+ * Drops the page's leading and trailing lines that are running headers, footers or page numbers.
+ * `lone`: the document's only page, where nothing repeats; there a block of one line of cells at
+ * the very top or bottom (a header or footer set across the measure: "Besser schlafen⇥Starterwissen",
+ * "Mia Coaching – Wissensreihe⇥Seite 1") is one too, since a table has a head row and rows.
+ */
+function trimEdges(lines: string[], repeated: ReadonlySet<string>, lone = false): string[] {
   const droppable = (line: string) => line.trim() === '' || pageNumberLine.test(line.trim()) || repeated.has(edgeKey(line));
   let start = 0;
   let end = lines.length;
   for (let seen = 0; start < end && droppable(lines[start] ?? '') && seen < EDGE_LINES * 3; seen++) start++;
   for (let seen = 0; end > start && droppable(lines[end - 1] ?? '') && seen < EDGE_LINES * 3; seen++) end--;
+  if (lone) {
+    const loneRow = (at: number, beside: number) => (lines[at] ?? '').includes('\t') && (lines[beside] ?? '').trim() === '';
+    if (start + 1 < end && loneRow(start, start + 1)) start++;
+    if (end - 1 > start && loneRow(end - 1, end - 2)) end--;
+  }
   return lines.slice(start, end);
 }
 
@@ -280,13 +290,13 @@ export function documentText(pages: readonly string[]): string {
   }
   const textPages = pageLines.filter((lines) => lines.some((line) => line.trim() !== '')).length;
   // A line counts as running header or footer when it sits at the edge of at least half of the
-  // pages (and of two pages at least); a lone page cannot tell.
+  // pages (and of two pages at least); a lone page cannot tell by repetition (trimEdges()).
   const repeated = new Set(
     textPages < 2 ? [] : [...seenOn].filter(([key, count]) => key !== '' && count >= Math.max(2, Math.ceil(textPages / 2))).map(([key]) => key),
   );
   let text = '';
   for (const lines of pageLines) {
-    const page = trimEdges(lines, repeated).join('\n').trim();
+    const page = trimEdges(lines, repeated, textPages === 1).join('\n').trim();
     if (page === '') continue;
     if (text === '') text = page;
     else {

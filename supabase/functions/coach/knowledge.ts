@@ -44,9 +44,13 @@ export interface EvidenceTerm {
   words: string[];
   /** Lexemes that count as the term only as its thesaurus synonyms (at `relatedShare`). */
   related: string[];
+  /** A noun of the question: a word it writes with a capital letter, or, written in lower case, one the word list knows as a noun. */
+  named: boolean;
+  /** A noun of the question that the passage's document never mentions: a passage of it does not answer the question. */
+  foreign: boolean;
 }
 
-/** What in a passage answers to the question (the search's `evidence`). */
+/** What in a passage answers to the question (the search's `evidence`): every weighted term of the question, held or not. */
 export interface Evidence {
   /** The weight of all the question's terms. */
   total: number;
@@ -77,14 +81,15 @@ const strings = (value: Json | undefined): string[] =>
 /** The search's evidence column, read defensively: anything malformed counts as no evidence. */
 export function evidenceOf(value: Json): Evidence {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return NO_EVIDENCE;
-  const { total, asked, terms, related_share: relatedShare, asked_weight: askedWeight } = value;
+  const { total, asked, terms, related_share: relatedShare, asked_weight: askedWeight, foreign } = value;
   if (typeof total !== 'number' || typeof asked !== 'number' || !Array.isArray(terms)) return NO_EVIDENCE;
+  const foreignNouns = new Set(strings(foreign));
   const found: EvidenceTerm[] = [];
   for (const entry of terms) {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
-    const { term, weight, previous, words, related } = entry;
+    const { term, weight, previous, words, related, named } = entry;
     if (typeof term !== 'string' || typeof weight !== 'number' || typeof previous !== 'boolean' || !Array.isArray(words)) continue;
-    found.push({ term, weight, previous, words: strings(words), related: strings(related) });
+    found.push({ term, weight, previous, words: strings(words), related: strings(related), named: named === true, foreign: foreignNouns.has(term) });
   }
   return {
     total,

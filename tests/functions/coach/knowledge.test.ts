@@ -26,11 +26,13 @@ describe('evidenceOf', () => {
         asked_weight: 5,
         related_share: 0.6,
         terms: [
-          { term: 'hochzeit', weight: 4, previous: false, words: ['hochzeit', 7], related: ['trauung', null] },
+          { term: 'hochzeit', weight: 4, previous: false, named: true, words: ['hochzeit', 7], related: ['trauung', null] },
           { term: 'feier', weight: 1, previous: false, words: ['feier'] },
+          { term: 'standesamt', weight: 2, previous: false, named: true, words: [] },
           { term: 'kaputt', weight: '1', previous: false, words: [] },
           'nonsense',
         ],
+        foreign: ['standesamt', 3],
       }),
     ).toEqual({
       total: 6,
@@ -38,8 +40,9 @@ describe('evidenceOf', () => {
       askedWeight: 5,
       relatedShare: 0.6,
       terms: [
-        { term: 'hochzeit', weight: 4, previous: false, words: ['hochzeit'], related: ['trauung'] },
-        { term: 'feier', weight: 1, previous: false, words: ['feier'], related: [] },
+        { term: 'hochzeit', weight: 4, previous: false, named: true, foreign: false, words: ['hochzeit'], related: ['trauung'] },
+        { term: 'feier', weight: 1, previous: false, named: false, foreign: false, words: ['feier'], related: [] },
+        { term: 'standesamt', weight: 2, previous: false, named: true, foreign: true, words: [], related: [] },
       ],
     });
     expect(evidenceOf({ total: 1, asked: 1, terms: [] })).toEqual({ total: 1, asked: 1, askedWeight: 1, relatedShare: 0, terms: [] });
