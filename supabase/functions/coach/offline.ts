@@ -285,8 +285,12 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
     // Words of the question the document's title holds ("Waschmaschine" in a washing machine's
     // manual) name the document; a part that holds nothing else of the question does not answer it.
     const titleWords = foldedWords(passage.title);
+    // A question whose every word is in the title ("Was ist die Wolkenpause?" to "Wolkenpause.pdf")
+    // asks what the document itself says: then the title's words count as everything else does.
     const naming = evidence.terms.map((term) => holdsLexeme(titleWords, term.term));
-    const beyondTitle = (values: readonly number[]) => values.map((value, index) => (naming[index] === true ? 0 : value));
+    const titleWeight = evidence.terms.reduce((sum, term, index) => sum + (naming[index] === true && !term.previous ? term.weight : 0), 0);
+    const onlyTitle = titleWeight > 0 && titleWeight >= evidence.askedWeight;
+    const beyondTitle = (values: readonly number[]) => (onlyTitle ? values : values.map((value, index) => (naming[index] === true ? 0 : value)));
 
     // Entries and rows on their own, with their lead-in and heading as context. A table's column
     // names count fully: the question "Was kostet …" asks for the column "Preis".

@@ -215,6 +215,9 @@ describe('offlineAnswer', () => {
     expect(isHonestReply(offlineAnswer('kann die waschmaschine auch trocknen', [manual], []))).toBe(true);
     // The same part answers where the title does not name it.
     expect(offlineAnswer('kann die waschmaschine auch trocknen', [{ ...manual, title: 'Geräte' }], [])).toBe('Die Waschmaschine AQUA 8 wäscht 8 kg.');
+    // A question of nothing but the title's words asks what the document itself says.
+    const pause = { ...passage('Wolkenpause', 'Die Wolkenpause dauert drei Minuten.', [term('wolkenpaus', 3)], 3), title: 'Wolkenpause' };
+    expect(offlineAnswer('Was ist die Wolkenpause?', [pause], [])).toBe('Die Wolkenpause dauert drei Minuten.');
   });
 
   it('answers a question for a price only with a part that names one', () => {
