@@ -10,7 +10,8 @@
  *   publication), then hands the schemas over as Supabase has them: `auth` to
  *   `supabase_auth_admin`, `storage` to `supabase_storage_admin` (both granted to `postgres`), the
  *   publication and the database to `postgres`. pgvector is created in `extensions` by the
- *   superuser, as Supabase's supautils lets `postgres` do for a privileged extension.
+ *   superuser, as Supabase's supautils lets `postgres` do for a privileged extension; so is
+ *   pg_cron where the server has it (Debian's `postgresql-15-cron`), preloaded as on Supabase.
  * - Every migration then runs as `postgres`, a NON-superuser (createrole, createdb, bypassrls), as
  *   `supabase db push` runs them; the search runs as PostgREST does: logged in as `authenticator`,
  *   switched to the request's role per transaction.
@@ -131,13 +132,31 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     ]);
     started = true;
 
-    const superuser = await connect(dir, SUPERUSER);
+    let superuser = await connect(dir, SUPERUSER);
     clients.push(superuser);
+    // pg_cron where the server has it, as Supabase has it: preloaded, created by the superuser (the
+    // migrations' `create extension if not exists` then finds it), its schema usable by `postgres`.
+    const cron = await superuser.query("select 1 from pg_available_extensions where name = 'pg_cron'");
+    if (cron.rows.length > 0) {
+      await superuser.query("alter system set shared_preload_libraries = 'pg_cron'");
+      await superuser.end();
+      clients.splice(clients.indexOf(superuser), 1);
+      await server('pg_ctl', ['-D', data, '-w', '-m', 'fast', '-l', join(dir, 'server.log'), 'restart']);
+      superuser = await connect(dir, SUPERUSER);
+      clients.push(superuser);
+    }
     await superuser.query(
       `create role postgres login createrole createdb replication bypassrls;
        create schema extensions;
        create extension vector with schema extensions;`,
     );
+    if (cron.rows.length > 0) {
+      await superuser.query(
+        `create extension pg_cron with schema pg_catalog;
+         grant usage on schema cron to postgres with grant option;
+         grant all privileges on all tables in schema cron to postgres with grant option;`,
+      );
+    }
     await superuser.query(await readFile(join(repoRoot, 'supabase', 'local', 'bootstrap.sql'), 'utf8'));
     await superuser.query(HAND_OVER);
 
