@@ -177,6 +177,8 @@ test.describe('system settings and counters', () => {
       await expect(alert).toContainText(/Spracherkennung-Sekunden: \d+ % des Tageslimits verbraucht/);
       await expect(alert).toContainText(/verbraucht, von einem Client\./);
       await page.screenshot({ path: testInfo.outputPath('cap-80-1280.png') });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: testInfo.outputPath('cap-80-390.png'), fullPage: true });
 
       // The next segment does not fit: refused, and the cap reads as reached.
       expect(await transcribe()).toBe(503);
@@ -184,9 +186,10 @@ test.describe('system settings and counters', () => {
       await expect(alert).toHaveAttribute('data-level', '100');
       await expect(alert).toHaveAttribute('role', 'alert');
       await expect(alert).toContainText('Spracherkennung-Sekunden: Tageslimit erreicht');
-      await expect(alert).toContainText(text('de', 'admin:capAlerts.paused'));
-      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(alert).toContainText(text('de', 'admin:capAlerts.paused.sttSeconds'));
       await page.screenshot({ path: testInfo.outputPath('cap-100-390.png'), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.screenshot({ path: testInfo.outputPath('cap-100-1280.png') });
     } finally {
       // The day's alerts stay in this lane's database; later tests start without them.
       await service.from('spend_alerts').delete().eq('kind', 'stt_seconds');

@@ -43,18 +43,21 @@ describe('CapAlerts', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('says a cap is reached once a request was refused for it, below the last unit, and that the live test pauses', async () => {
+  it('says a cap is reached once a request was refused for it, below the last unit, and what visitors get instead', async () => {
     serve(usage({ ttsCharacters: 97_000 }, [{ kind: 'tts_characters', threshold: 80 }, { kind: 'tts_characters', threshold: 100 }]));
     renderWithProviders(<CapAlerts token="admin-token" />, { path: '/admin/master-dashboard' });
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Sprachausgabe-Zeichen: Tageslimit erreicht');
     expect(alert).toHaveTextContent('97.000 von 100.000 verbraucht, von einem Client.');
-    expect(alert).toHaveTextContent('Der Live-Test ist bis Mitternacht pausiert');
+    expect(alert).toHaveTextContent('Bis Mitternacht hören die Besucher die Stimme des Browsers.');
   });
 
   it('speaks English on the English dashboard', async () => {
     serve(usage({ sttSeconds: 7200 }, [], { modelTokens: 0, ttsCharacters: 0, sttSeconds: 12 }));
     renderWithProviders(<CapAlerts token="admin-token" />, { path: '/en/admin/master-dashboard' });
-    expect(await screen.findByRole('alert')).toHaveTextContent('Speech recognition seconds: daily cap reached7,200 of 7,200 used, by 12 clients.');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Speech recognition seconds: daily cap reached7,200 of 7,200 used, by 12 clients.');
+    // Without speech to text the coach still listens where the browser recognises speech itself.
+    expect(alert).toHaveTextContent('Until midnight the coach listens only in browsers with their own speech recognition; typing still works.');
   });
 });

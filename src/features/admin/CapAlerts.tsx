@@ -72,7 +72,7 @@ export function CapAlerts({ token }: { token: string }) {
             <p className="font-semibold">{level === 100 ? t('capAlerts.reached', values) : t('capAlerts.nearly', values)}</p>
             <p className="mt-1">
               {clients === null ? t('capAlerts.spentByAdmins', values) : t('capAlerts.spentByClients', { ...values, count: clients })}{' '}
-              {level === 100 ? (kind === 'embeddingTokens' ? t('capAlerts.embeddingsPaused') : t('capAlerts.paused')) : t('capAlerts.raiseHint')}
+              {level === 100 ? t(`capAlerts.paused.${kind}`) : t('capAlerts.raiseHint')}
             </p>
           </div>
         );
