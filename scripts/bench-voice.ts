@@ -155,7 +155,7 @@ const interruption = utteranceWav('bench-barge-in', 'Moment ich habe eine Frage'
 const button = 'main button[data-state]:not([role=switch])';
 /** How long a visitor holds the mouse button down in a click (about a tenth of a second). */
 const PRESS_MS = 100;
-/** The quiet spell after which hands-free pauses (QUIET_MS in coachSession.ts). */
+/** The quiet spell after which hands-free pauses (QUIET_MS in src/features/coach/session/listening.ts). */
 const QUIET_SECONDS = 8;
 
 /**

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { entryChunk, pageMeta, pageMetaTag, templateMarkers } from '../src/app/buildContract';
 import { criticalCss } from './criticalCss';
+import { deploymentCsp } from './csp';
 
 const root = resolve(import.meta.dirname, '..');
 // DIST_DIR lets several builds live side by side (e.g. parallel test runs); dist/ by default.
@@ -264,15 +265,19 @@ function writeSitemapAndRobots(ssr: PrerenderModule): void {
   writeFileSync(join(dist, 'robots.txt'), `User-agent: *\nDisallow: /admin/\n\nSitemap: ${new URL(firstUrl).origin}/sitemap.xml\n`);
 }
 
-/** Step 9: the CSP lets the browser talk to exactly the Supabase project's origin (HTTPS and WebSocket). */
+/**
+ * Step 9: the CSP lets the browser talk to exactly the Supabase project's origin (HTTPS and
+ * WebSocket), and load Turnstile's widget only in a build with its site key (./csp.ts).
+ */
 function allowSupabaseInCsp(): void {
-  const supabase = new URL(process.env.VITE_SUPABASE_URL ?? 'http://127.0.0.1:54321');
-  const socket = `${supabase.protocol === 'https:' ? 'wss:' : 'ws:'}//${supabase.host}`;
   const headersFile = join(dist, '_headers');
   if (!existsSync(headersFile)) throw new Error('public/_headers was not copied.');
   writeFileSync(
     headersFile,
-    readFileSync(headersFile, 'utf8').replace("connect-src 'self'", `connect-src 'self' ${supabase.origin} ${socket}`),
+    deploymentCsp(readFileSync(headersFile, 'utf8'), {
+      supabaseUrl: process.env.VITE_SUPABASE_URL ?? 'http://127.0.0.1:54321',
+      turnstile: (process.env.VITE_TURNSTILE_SITE_KEY ?? '').trim() !== '',
+    }),
   );
 }
 

@@ -10,6 +10,7 @@ interface ImportMetaEnv {
   readonly VITE_CONTACT_PHONE: string;
   readonly VITE_SUPABASE_URL: string;
   readonly VITE_SUPABASE_ANON_KEY: string;
+  readonly VITE_TURNSTILE_SITE_KEY: string;
 }
 
 interface ImportMeta {

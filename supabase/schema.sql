@@ -233,11 +233,44 @@ CREATE FUNCTION private.document_stuck_after() RETURNS interval
     SET search_path TO ''
     AS $$ select interval '5 minutes' $$;
 
+-- Name: foreign_nouns(tsvector, uuid, text, private.search_term[]); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.foreign_nouns(fts tsvector, document_id uuid, language text, terms private.search_term[]) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(jsonb_agg(t.lexeme order by t.position), '[]'::jsonb)
+    from (select t0.*, case when t0.related is null then t0.query else t0.query || t0.related end as either
+            from unnest(terms) as t0) as t
+   where foreign_nouns.language = 'de'
+     and t.named and t.weight > 0 and not t.from_previous
+     -- The passage itself first: a noun it holds is none of them, and needs no look further.
+     and not fts @@ t.either
+     and not exists (select from public.documents d where d.id = foreign_nouns.document_id and d.title_fts @@ t.query)
+     and not exists (
+       select from public.document_chunks c
+        where c.document_id = foreign_nouns.document_id
+          and c.fts @@ t.either
+     )
+$$;
+
+-- Name: forget_lost_answer(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.forget_lost_answer() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.answered_by is null then
+    new.answered_title := null;
+    new.answered_at := null;
+  end if;
+  return new;
+end
+$$;
+
 -- Name: fused_candidates(private.search_term[], extensions.vector, integer, real); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real DEFAULT 0.3) RETURNS TABLE(chunk_id bigint, language text, score real, density real, matched text[], fusion double precision)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
-    SET enable_seqscan TO 'off'
     AS $$
 #variable_conflict use_column
 begin
@@ -336,16 +369,38 @@ CREATE FUNCTION private.joined_codes(question text) RETURNS TABLE(lexeme text, p
     LANGUAGE sql STABLE
     SET search_path TO ''
     AS $$
-  select distinct k.lexeme, array[lower(m[1]), m[2], '-' || m[2]]
-    from regexp_matches(left(coalesce(question, ''), 2000), '(?:^|[^[:alnum:]])([[:alpha:]]{1,3})(?: +|-)([0-9]{1,4})(?![[:alnum:]])', 'g') as m
-    join private.knowledge_terms k on k.lexeme = lower(m[1]) || m[2]
+  with written as (
+    select lower(m[1]) as head, m[2] as digits, array[lower(m[1]), m[2], '-' || m[2]] as parts
+      from regexp_matches(left(coalesce(question, ''), 2000), '(?:^|[^[:alnum:]])([[:alpha:]]{1,3})(?: +|-)([0-9]{1,4})(?![[:alnum:]])', 'g') as m
+    union all
+    select lower(m[1]),
+           (select string_agg(private.number_digits(v.lexeme), '' order by v.positions[1]) from unnest(private.german_lexemes(m[2])) as v),
+           array[lower(m[1])] || (select array_agg(v.lexeme) from unnest(private.german_lexemes(m[2])) as v)
+      from regexp_matches(lower(left(coalesce(question, ''), 2000)),
+                          '(?:^|[^[:alnum:]])([[:alpha:]]{1,3})((?: +(?:null|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun)){1,4})(?![[:alnum:]])', 'g') as m
+  )
+  select distinct k.lexeme, w.parts
+    from written w
+    join private.knowledge_terms k on k.lexeme = w.head || w.digits
+$$;
+
+-- Name: keep_first_rating(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.keep_first_rating() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if old.rating is not null and new.rating is distinct from old.rating then
+    raise exception 'conversation % is already rated', old.id using errcode = '23514';
+  end if;
+  return new;
+end
 $$;
 
 -- Name: lexical_candidates(private.search_term[], integer, real); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) RETURNS TABLE(chunk_id bigint, language text, score real, standalone real, density real, matched text[])
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
-    SET enable_seqscan TO 'off'
     AS $$
 declare
   common_passages constant integer := 200;
@@ -380,7 +435,7 @@ begin
                 else 0 end
          )
     into any_term, rare_terms, all_terms, common_share
-    from (select t0.*, t0.query || coalesce(t0.related, ''::tsquery) as either from unnest(terms) as t0) as t
+    from (select t0.*, case when t0.related is null then t0.query else t0.query || t0.related end as either from unnest(terms) as t0) as t
    where t.weight > 0;
 
   candidates := any_term;
@@ -438,6 +493,22 @@ begin
 end
 $$;
 
+-- Name: mark_answered_open_questions(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.mark_answered_open_questions() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  update public.open_questions q
+     set answered_by = new.id,
+         answered_title = new.title,
+         answered_at = now()
+   where q.answered_by is null
+     and exists (select from public.search_knowledge(q.question, 5) s where s.document_id = new.id);
+  return null;
+end
+$$;
+
 -- Name: minute_retry_after(integer, integer, double precision, integer); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer) RETURNS integer
     LANGUAGE sql IMMUTABLE
@@ -451,6 +522,54 @@ CREATE FUNCTION private.minute_retry_after(p_count integer, p_previous integer, 
     end
   )::integer)
 $$;
+
+-- Name: number_digits(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.number_digits(word text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $_$
+declare
+  -- 0 to 19 as lexemes, at their value + 1.
+  small constant text[] := array['null', 'ein', 'zwei', 'drei', 'vier', 'funf', 'sech', 'sieb', 'acht', 'neun', 'zehn', 'elf',
+                                 'zwolf', 'dreizehn', 'vierzehn', 'funfzehn', 'sechzehn', 'siebzehn', 'achtzehn', 'neunzehn'];
+  -- A digit inside a compound, written out ("ein|und|fünfzig"), at its value + 1.
+  digit constant text[] := array['', 'ein', 'zwei', 'drei', 'vier', 'funf', 'sechs', 'sieben', 'acht', 'neun'];
+  -- The tens from twenty, at their value / 10.
+  tens constant text[] := array['', 'zwanz', 'dreiss', 'vierz', 'funfz', 'sechz', 'siebz', 'achtz', 'neunz'];
+  parts text[];
+begin
+  if array_position(small, word) is not null then
+    return (array_position(small, word) - 1)::text;
+  end if;
+  parts := regexp_match(word, '^(?:(ein|zwei|drei|vier|funf|sechs|sieben|acht|neun)?(hundert))?(?:(ein|zwei|drei|vier|funf|sechs|sieben|acht|neun)und)?(zwanz|dreiss|vierz|funfz|sechz|siebz|achtz|neunz)?(?:ig)?$');
+  if parts is null or (parts[2] is null and parts[4] is null) then
+    return null;
+  end if;
+  return (coalesce(array_position(digit, parts[1]) - 1, case when parts[2] is null then 0 else 1 end) * 100
+          + coalesce(array_position(digit, parts[3]) - 1, 0)
+          + coalesce(array_position(tens, parts[4]) * 10, 0))::text;
+end
+$_$;
+
+-- Name: open_question_key(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.open_question_key(question text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select array_to_string(pg_catalog.tsvector_to_array(private.german_lexemes(question)), ' ')
+$$;
+
+-- Name: FUNCTION open_question_key(question text); Type: COMMENT; Schema: private
+COMMENT ON FUNCTION private.open_question_key(question text) IS 'The lexemes of a question (private.german_lexemes), sorted and space-separated: what makes two questions the same open question.';
+
+-- Name: open_question_retention(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.open_question_retention() RETURNS interval
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$ select interval '30 days' $$;
+
+-- Name: FUNCTION open_question_retention(); Type: COMMENT; Schema: private
+COMMENT ON FUNCTION private.open_question_retention() IS 'How long an open question is kept after it was last asked.';
 
 -- Name: passage_evidence(tsvector, private.search_term[]); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) RETURNS jsonb
@@ -467,19 +586,60 @@ CREATE FUNCTION private.passage_evidence(fts tsvector, terms private.search_term
                'term', t.lexeme,
                'weight', case when t.from_previous then 0.5 * t.weight else t.weight end,
                'previous', t.from_previous,
-               'words', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
-                                    from unnest(fts) as w
-                                   where array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb),
-               'related', coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
-                                      from unnest(fts) as w
-                                     where t.related is not null
-                                       and array_to_tsvector(array[w.lexeme]) @@ t.related
-                                       and not array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb))
+               'named', t.named,
+               -- Only a term the passage holds has words in it: the others are not looked for.
+               'words', case when fts @@ t.query
+                             then coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
+                                              from unnest(fts) as w
+                                             where array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb)
+                             else '[]'::jsonb end,
+               'related', case when t.related is not null and fts @@ t.related
+                               then coalesce((select jsonb_agg(w.lexeme order by w.lexeme)
+                                                from unnest(fts) as w
+                                               where array_to_tsvector(array[w.lexeme]) @@ t.related
+                                                 and not array_to_tsvector(array[w.lexeme]) @@ t.query), '[]'::jsonb)
+                               else '[]'::jsonb end)
              order by t.from_previous, t.position)
         from unnest(terms) as t
-       where t.weight > 0 and fts @@ (t.query || coalesce(t.related, ''::tsquery))
+       where t.weight > 0
     ), '[]'::jsonb)
   )
+$$;
+
+-- Name: release_expired_spend(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.release_expired_spend(p_kind text) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  expired uuid[];
+begin
+  select array_agg(o.id order by o.id) into expired
+    from (select r.id from public.spend_reservations r
+           where r.kind = p_kind and r.created_at < now() - private.reservation_lifetime()
+             for update skip locked) o;
+  if expired is null then
+    return 0;
+  end if;
+  perform 1 from public.daily_spend s
+   where s.kind = p_kind and s.day in (select r.day from public.spend_reservations r where r.id = any (expired))
+   order by s.day for update;
+  update public.daily_spend s set amount = greatest(0, s.amount - e.total)
+    from (select r.day, sum(r.amount) as total from public.spend_reservations r where r.id = any (expired) group by r.day) e
+   where s.day = e.day and s.kind = p_kind;
+  perform 1 from public.client_spend c
+    join (select r.day, unnest(r.scopes) as key from public.spend_reservations r where r.id = any (expired)) k
+      on c.day = k.day and c.client = k.key
+   where c.kind = p_kind
+   order by c.day, c.client for update of c;
+  update public.client_spend c set amount = greatest(0, c.amount - e.total)
+    from (select r.day, key, sum(r.amount) as total
+            from public.spend_reservations r, unnest(r.scopes) as key
+           where r.id = any (expired) group by r.day, key) e
+   where c.day = e.day and c.client = e.key and c.kind = p_kind;
+  delete from public.spend_reservations r where r.id = any (expired);
+  return cardinality(expired);
+end
 $$;
 
 -- Name: require_document_admin(text); Type: FUNCTION; Schema: private
@@ -493,6 +653,12 @@ begin
   end if;
 end
 $$;
+
+-- Name: reservation_lifetime(); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.reservation_lifetime() RETURNS interval
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$ select interval '10 minutes' $$;
 
 -- Name: search_terms(text, text); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.search_terms(question text, previous text DEFAULT NULL::text) RETURNS SETOF private.search_term
@@ -519,13 +685,36 @@ CREATE FUNCTION private.search_terms(question text, previous text DEFAULT NULL::
     -- The pieces of a joined code, which weigh nothing on their own.
     select distinct unnest(c.parts) as lexeme from codes c
   ),
-  capitalised as (
-    -- Words with a capital letter that does not start a sentence.
+  written as (
+    -- Words with a capital letter that does not start a sentence: the nouns of a question typed
+    -- as German is written.
     select v.lexeme
       from unnest(private.german_lexemes((
         select string_agg(m[1], ' ')
           from regexp_matches(left(coalesce(question, ''), 2000) || ' ' || left(coalesce(previous, ''), 2000),
                               '(?<=[^.!?:\s][\s„"(]{1,3})([[:upper:]][^\s.,!?;:“")]*)', 'g') as m
+      ))) as v
+  ),
+  capitalised as (
+    select w.lexeme from written w
+    union
+    -- A question whose capitals say nothing (none inside a sentence, as a recogniser or a phone
+    -- keyboard writes it): the words the word list knows only as nouns, and compounds of two of
+    -- them that it does not list ("deutschland|ticket", "tür|dichtung").
+    select v.lexeme
+      from unnest(private.german_lexemes((
+        select string_agg(n.word, ' ')
+          from regexp_matches(lower(left(coalesce(question, ''), 2000) || ' ' || left(coalesce(previous, ''), 2000)),
+                              '[[:alpha:]]+', 'g') as m
+          join lateral (
+            select m[1] as word
+             where exists (select from private.noun_words n where n.word = m[1])
+                or (char_length(m[1]) >= 8 and exists (
+                      select from generate_series(3, char_length(m[1]) - 4) as cut (at)
+                       where exists (select from private.noun_words a where a.word = left(m[1], cut.at))
+                         and exists (select from private.noun_words b where b.word = substr(m[1], cut.at + 1))))
+          ) n on true
+         where not exists (select from written)
       ))) as v
   ),
   words as (
@@ -536,7 +725,9 @@ CREATE FUNCTION private.search_terms(question text, previous text DEFAULT NULL::
   limited as (
     select w.*,
            exists (select from private.question_words q where q.lexeme = w.lexeme)
-             or (not w.from_previous and exists (select from pieces p where p.lexeme = w.lexeme)) as asks,
+             or (not w.from_previous and exists (select from pieces p where p.lexeme = w.lexeme))
+             -- A hyphenated word no passage holds is asked by its parts ("Eco-Programm": eco, programm).
+             or (w.lexeme like '%-%' and not exists (select from private.knowledge_terms k where k.lexeme = w.lexeme)) as asks,
            exists (select from private.context_words x where x.lexeme = w.lexeme) as scene,
            exists (select from capitalised c where c.lexeme = w.lexeme)
              and not exists (select from private.context_words x where x.lexeme = w.lexeme) as named
@@ -570,6 +761,54 @@ CREATE FUNCTION private.search_terms(question text, previous text DEFAULT NULL::
     cross join stats n
     cross join settings x
    order by st.from_previous, st.position, st.form
+$$;
+
+-- Name: spend_alert(date, text, bigint, bigint, boolean); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.spend_alert(p_day date, p_kind text, p_amount bigint, p_cap bigint, p_refused boolean DEFAULT false) RETURNS json
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  reached smallint[] := case
+    when p_refused or p_amount >= p_cap then array[80, 100]::smallint[]
+    when p_amount * 100 >= p_cap * 80 then array[80]::smallint[]
+    else array[]::smallint[]
+  end;
+  clients integer;
+  raised smallint[];
+begin
+  if cardinality(reached) = 0 or not exists (
+    select 1 from unnest(reached) t
+     where not exists (select 1 from public.spend_alerts a where a.day = p_day and a.kind = p_kind and a.threshold = t)
+  ) then
+    return null;
+  end if;
+  select count(*) into clients
+    from public.client_spend c
+   where c.day = p_day and c.kind = p_kind and c.scope = 'client' and c.amount > 0;
+  with inserted as (
+    insert into public.spend_alerts (day, kind, threshold, amount, cap, clients)
+    select p_day, p_kind, t, p_amount, p_cap, clients from unnest(reached) t
+    on conflict (day, kind, threshold) do nothing
+    returning threshold
+  )
+  select array_agg(i.threshold order by i.threshold) into raised from inserted i;
+  if raised is null then
+    return null;
+  end if;
+  return json_build_object('kind', p_kind, 'thresholds', raised, 'amount', p_amount, 'cap', p_cap, 'clients', clients);
+end
+$$;
+
+-- Name: spend_budgets(jsonb); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.spend_budgets(p_budgets jsonb) RETURNS TABLE(scope text, key text, budget bigint)
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select b.scope, b.key, b.budget
+    from jsonb_to_recordset(coalesce(p_budgets, '[]'::jsonb)) as b(scope text, key text, budget bigint)
+   where b.key is not null and b.budget is not null
+   order by b.key
 $$;
 
 -- Name: split_long_unit(text, integer); Type: FUNCTION; Schema: private
@@ -695,18 +934,54 @@ begin
 end
 $$;
 
+-- Name: sweep_open_questions(timestamp with time zone); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.sweep_open_questions(swept_at timestamp with time zone DEFAULT now()) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  removed integer;
+begin
+  delete from public.open_questions q
+   where q.last_asked_at < sweep_open_questions.swept_at - private.open_question_retention();
+  get diagnostics removed = row_count;
+  return removed;
+end
+$$;
+
+-- Name: FUNCTION sweep_open_questions(swept_at timestamp with time zone); Type: COMMENT; Schema: private
+COMMENT ON FUNCTION private.sweep_open_questions(swept_at timestamp with time zone) IS 'Deletes open questions last asked more than private.open_question_retention() before swept_at (default now); returns how many.';
+
 -- Name: term_query(text); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer) RETURNS record
     LANGUAGE sql STABLE
     SET search_path TO ''
-    AS $$
-  with forms as (
+    AS $_$
+  with spoken_number as (
+    -- Most words are no number: only what starts like one is read as one.
+    select case when word ~ '^(null|ein|zwei|zwanz|drei|vier|funf|sech|sieb|acht|neun|zehn|elf|zwolf|hundert)'
+                then private.number_digits(word) end as digits
+  ),
+  forms as (
     select word as form
     union
     select s2.lexeme
       from private.synonyms s1
       join private.synonyms s2 on s2.grp = s1.grp and s2.lexeme <> s1.lexeme
      where s1.lexeme = word and not s1.evidence_only
+    union
+    -- A number spoken as a word, as the documents may write it: "acht" – "8", "einundfünfzig" – "51".
+    select n.digits from spoken_number n where n.digits is not null
+    union
+    -- A verb as the question says it ("wartet", "abgesagt"): its stem as the documents write it
+    -- ("warten": wart, "absagen": absag), when passages hold that stem; no noun ("Nacht" is no
+    -- "nach").
+    select k.lexeme
+      from (select regexp_replace(regexp_replace(word, '^(ab|an|auf|aus|ein|mit|nach|vor|zu|zuruck|weg|um|)ge(.{3,})$', '\1\2'), '(?<=..)(est|et|st|t)$', '') as stem
+             where word ~ '[^aeiouäöü](est|et|st|t)$' and char_length(word) >= 5
+               and not exists (select from private.noun_words n where n.word = term_query.word)) v
+      join private.knowledge_terms k on k.lexeme = v.stem
+     where v.stem <> word and char_length(v.stem) >= 4
   ),
   quoted as (
     select f.form,
@@ -725,6 +1000,8 @@ CREATE FUNCTION private.term_query(word text, OUT query tsquery, OUT passages in
         select k.lexeme, k.passages
           from private.knowledge_terms k
          where q.form = word and char_length(q.form) >= 4 and q.form !~ '[^[:alpha:]]'
+           -- No number: "acht" ends "Weihnacht" and "Beobacht(ung)".
+           and not exists (select from spoken_number n where n.digits is not null)
            and k.reversed ~>=~ reverse(q.form) and k.reversed ~<~ (reverse(q.form) || chr(65535))
            -- A compound: at least three letters before the form ("Wasser|tank", not "G|reifen").
            and char_length(k.lexeme) >= char_length(q.form) + 3
@@ -751,14 +1028,17 @@ CREATE FUNCTION private.term_query(word text, OUT query tsquery, OUT passages in
        and not exists (select from private.question_words q where q.lexeme = k.lexeme)
   )
   select (
-           select string_agg(q.literal || case when q.as_prefix then ':*' else '' end, ' | ') from quoted q
-         )::tsquery
-         || coalesce((select string_agg(format('''%s''', replace(replace(h.lexeme, '\', '\\'), '''', '''''')), ' | ') from heads h)::tsquery,
-                     ''::tsquery),
+           select string_agg(p.literal, ' | ')
+             from (
+               select q.literal || case when q.as_prefix then ':*' else '' end as literal from quoted q
+               union all
+               select format('''%s''', replace(replace(h.lexeme, '\', '\\'), '''', '''''')) from heads h
+             ) p
+         )::tsquery,
          coalesce((select sum(held.passages) from held), 0)::integer,
          (select string_agg(format('''%s''', replace(replace(t.lexeme, '\', '\\'), '''', '''''')), ' | ') from thesaurus t)::tsquery,
          coalesce((select sum(t.passages) from thesaurus t), 0)::integer
-$$;
+$_$;
 
 -- Name: thesaurus_share(); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.thesaurus_share() RETURNS real
@@ -854,8 +1134,8 @@ $$;
 -- Name: FUNCTION admin_stats(); Type: COMMENT; Schema: public
 COMMENT ON FUNCTION public.admin_stats() IS 'Admin only: {totalUsers, activeConversations (24 h), documentsProcessed, averageRating, conversationGrowth (% vs last month)}.';
 
--- Name: admit_request(text, text, integer, integer, integer, integer, text, bigint, bigint, bigint); Type: FUNCTION; Schema: public
-CREATE FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer DEFAULT 0, p_lease_seconds integer DEFAULT 120, p_kind text DEFAULT NULL::text, p_amount bigint DEFAULT 0, p_cap bigint DEFAULT NULL::bigint, p_budget bigint DEFAULT NULL::bigint) RETURNS json
+-- Name: admit_request(text, text, integer, integer, integer, integer, text, bigint, bigint, jsonb); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer DEFAULT 0, p_lease_seconds integer DEFAULT 120, p_kind text DEFAULT NULL::text, p_amount bigint DEFAULT 0, p_cap bigint DEFAULT NULL::bigint, p_budgets jsonb DEFAULT NULL::jsonb) RETURNS json
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
@@ -867,6 +1147,8 @@ declare
   seconds_to_tomorrow constant integer :=
     greatest(1, ceil(extract(epoch from (day_start + interval '1 day') - now_ts))::integer);
   minute_elapsed constant double precision := extract(epoch from now_ts - minute_start);
+  day_total bigint;
+  spent_scope text;
   minute_count integer;
   previous_count integer;
   carried double precision;
@@ -883,12 +1165,21 @@ begin
   perform private.client_lock(p_client);
 
   if p_kind is not null then
-    if coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = p_kind), 0) >= p_cap then
-      return json_build_object('allowed', false, 'reason', 'spend_cap', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
+    -- What an instance that died left reserved is given back before anything is judged by it.
+    perform private.release_expired_spend(p_kind);
+    day_total := coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = p_kind), 0);
+    if day_total >= p_cap then
+      return json_build_object('allowed', false, 'reason', 'spend_cap', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow,
+        'alert', private.spend_alert(today, p_kind, day_total, p_cap, true));
     end if;
-    if coalesce((select c.amount from public.client_spend c
-                  where c.day = today and c.client = p_client and c.kind = p_kind), 0) >= p_budget then
-      return json_build_object('allowed', false, 'reason', 'budget', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
+    select b.scope into spent_scope
+      from private.spend_budgets(p_budgets) b
+      join public.client_spend c on c.day = today and c.client = b.key and c.kind = p_kind
+     where c.amount >= b.budget
+     limit 1;
+    if spent_scope is not null then
+      return json_build_object('allowed', false, 'reason', 'budget', 'scope', spent_scope, 'kind', p_kind,
+        'retryAfter', seconds_to_tomorrow);
     end if;
   end if;
 
@@ -922,7 +1213,7 @@ begin
   end if;
 
   if p_kind is not null and p_amount > 0 then
-    reserved := public.reserve_spend(p_client, p_kind, p_amount, p_cap, p_budget);
+    reserved := public.reserve_spend(p_kind, p_amount, p_cap, p_budgets);
     if (reserved ->> 'allowed')::boolean is not true then
       return reserved;
     end if;
@@ -934,15 +1225,16 @@ begin
     returning id into lease;
   end if;
 
-  -- Old rows go now and then; the tables stay small without a scheduled job. Reservations of
-  -- requests that never settled stay counted in their day's spend.
+  -- Old rows go now and then; the tables stay small without a scheduled job.
   if random() < 0.01 then
     delete from public.request_counts r where r.window_start < now_ts - interval '2 days';
     delete from public.client_spend c where c.day < today - 2;
     delete from public.spend_reservations s where s.day < today - 2;
+    delete from public.spend_alerts a where a.day < today - 30;
   end if;
 
-  return json_build_object('allowed', true, 'lease', lease, 'reservation', reserved ->> 'reservation');
+  return json_build_object('allowed', true, 'lease', lease, 'reservation', reserved ->> 'reservation',
+    'alert', reserved -> 'alert');
 end
 $$;
 
@@ -1071,6 +1363,27 @@ $$;
 -- Name: FUNCTION begin_document_reprocessing(document_id uuid); Type: COMMENT; Schema: public
 COMMENT ON FUNCTION public.begin_document_reprocessing(document_id uuid) IS 'Admin only: claims an ERROR or stuck PROCESSING document for processing again (PROCESSING, passages dropped).';
 
+-- Name: clear_open_questions(); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.clear_open_questions() RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  removed integer;
+begin
+  if not ((select public.is_admin()) or (select auth.role()) = 'service_role') then
+    raise exception 'only admins may delete the open questions' using errcode = '42501';
+  end if;
+  -- A condition that is always true: Supabase's sessions refuse a DELETE without any (pg-safeupdate).
+  delete from public.open_questions q where true;
+  get diagnostics removed = row_count;
+  return removed;
+end
+$$;
+
+-- Name: FUNCTION clear_open_questions(); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.clear_open_questions() IS 'Admin only: deletes every open question ("Alle löschen"); returns how many.';
+
 -- Name: count_answered_question(uuid); Type: FUNCTION; Schema: public
 CREATE FUNCTION public.count_answered_question(conversation_id uuid) RETURNS uuid
     LANGUAGE plpgsql
@@ -1118,6 +1431,9 @@ begin
   if tg_op = 'DELETE' then
     delete from public.users where id = old.id;
     return old;
+  end if;
+  if new.is_anonymous then
+    return new;
   end if;
 
   insert into public.users (id, email, role, created_at)
@@ -1194,6 +1510,94 @@ $$;
 -- Name: FUNCTION is_admin(); Type: COMMENT; Schema: public
 COMMENT ON FUNCTION public.is_admin() IS 'True when the request''s JWT carries app_metadata.role = admin. Used by policies and admin-only functions.';
 
+-- Name: only_anonymous_sign_ups(jsonb); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.only_anonymous_sign_ups(event jsonb) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+begin
+  if coalesce((event -> 'user' ->> 'is_anonymous')::boolean, false) then
+    return '{}'::jsonb;
+  end if;
+  return jsonb_build_object('error', jsonb_build_object(
+    'http_code', 403,
+    'message', 'Sign-ups are closed: operators are created by the site''s owner.'));
+end
+$$;
+
+-- Name: FUNCTION only_anonymous_sign_ups(event jsonb); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.only_anonymous_sign_ups(event jsonb) IS 'Before-user-created auth hook: lets anonymous sign-ins through and refuses every other sign-up.';
+
+-- Name: rate_conversation(uuid, smallint); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.rate_conversation(p_conversation uuid, p_rating smallint) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if (select auth.role()) is distinct from 'service_role' then
+    raise exception 'only the coach function rates conversations' using errcode = '42501';
+  end if;
+  update public.conversations c set rating = p_rating where c.id = p_conversation and c.rating is null;
+  if found then
+    return 'rated';
+  end if;
+  if exists (select 1 from public.conversations c where c.id = p_conversation) then
+    return 'already_rated';
+  end if;
+  return 'not_found';
+end
+$$;
+
+-- Name: FUNCTION rate_conversation(p_conversation uuid, p_rating smallint); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.rate_conversation(p_conversation uuid, p_rating smallint) IS 'Stores the visitor''s 1-5 rating once: rated, already_rated or not_found. Service role only (the coach function).';
+
+-- Name: record_open_question(text, text, integer); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.record_open_question(question text, client text, per_day integer) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  asked constant text := left(btrim(record_open_question.question), 300);
+  admitted json;
+begin
+  if (select auth.role()) is distinct from 'service_role' then
+    raise exception 'only the coach function records open questions' using errcode = '42501';
+  end if;
+  if not coalesce((select s.record_open_questions from public.system_settings s), true) then
+    return 'off';
+  end if;
+  if not exists (
+    select from pg_catalog.unnest(pg_catalog.tsvector_to_array(private.german_lexemes(asked))) as l(lexeme)
+     where not exists (select from private.question_words w where w.lexeme = l.lexeme)
+  ) then
+    return 'no_topic';
+  end if;
+
+  admitted := public.admit_request(
+    p_fn => 'open_questions',
+    p_client => record_open_question.client,
+    p_per_minute => greatest(record_open_question.per_day, 1),
+    p_per_day => greatest(record_open_question.per_day, 1)
+  );
+  if (admitted ->> 'allowed')::boolean is not true then
+    return 'limited';
+  end if;
+
+  insert into public.open_questions as o (question)
+  values (asked)
+  on conflict (lexemes) do update
+    set ask_count = o.ask_count + 1,
+        last_asked_at = greatest(now(), o.last_asked_at),
+        answered_by = null,
+        answered_title = null,
+        answered_at = null;
+  return 'kept';
+end
+$$;
+
+-- Name: FUNCTION record_open_question(question text, client text, per_day integer); Type: COMMENT; Schema: public
+COMMENT ON FUNCTION public.record_open_question(question text, client text, per_day integer) IS 'Service role only (the coach function): keeps or counts a question the knowledge base could not answer; returns kept, off, no_topic or limited.';
+
 -- Name: record_spend(text, bigint); Type: FUNCTION; Schema: public
 CREATE FUNCTION public.record_spend(p_kind text, p_amount bigint) RETURNS bigint
     LANGUAGE sql
@@ -1263,8 +1667,8 @@ CREATE FUNCTION public.release_stream(p_lease uuid) RETURNS void
     SET search_path TO ''
     AS $$ delete from public.active_streams a where a.id = p_lease $$;
 
--- Name: reserve_spend(text, text, bigint, bigint, bigint); Type: FUNCTION; Schema: public
-CREATE FUNCTION public.reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) RETURNS json
+-- Name: reserve_spend(text, bigint, bigint, jsonb); Type: FUNCTION; Schema: public
+CREATE FUNCTION public.reserve_spend(p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb) RETURNS json
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
@@ -1273,36 +1677,52 @@ declare
   seconds_to_tomorrow constant integer := greatest(1, ceil(extract(epoch from
     (date_trunc('day', now(), 'Europe/Berlin') + interval '1 day') - now()))::integer);
   wanted constant bigint := greatest(coalesce(p_amount, 0), 0);
+  day_total bigint;
+  entry record;
+  counted text[] := '{}';
+  owner text;
   reserved uuid;
 begin
   if (select auth.role()) is distinct from 'service_role' then
     raise exception 'only the functions may reserve spend' using errcode = '42501';
   end if;
-  perform private.client_lock(p_client);
+  perform private.release_expired_spend(p_kind);
 
   -- The day's cap first, so that a request over both is told the cap (everyone waits for tomorrow).
   insert into public.daily_spend as s (day, kind, amount)
   select today, p_kind, wanted where wanted <= p_cap
   on conflict (day, kind) do update set amount = s.amount + excluded.amount
-    where s.amount + excluded.amount <= p_cap;
+    where s.amount + excluded.amount <= p_cap
+  returning s.amount into day_total;
   if not found then
-    return json_build_object('allowed', false, 'reason', 'spend_cap', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
+    day_total := coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = p_kind), 0);
+    return json_build_object('allowed', false, 'reason', 'spend_cap', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow,
+      'alert', private.spend_alert(today, p_kind, day_total, p_cap, true));
   end if;
 
-  insert into public.client_spend as c (day, client, kind, amount)
-  select today, p_client, p_kind, wanted where wanted <= p_budget
-  on conflict (day, client, kind) do update set amount = c.amount + excluded.amount
-    where c.amount + excluded.amount <= p_budget;
-  if not found then
-    -- Given back within the same transaction: no other request ever saw it.
-    update public.daily_spend s set amount = s.amount - wanted where s.day = today and s.kind = p_kind;
-    return json_build_object('allowed', false, 'reason', 'budget', 'kind', p_kind, 'retryAfter', seconds_to_tomorrow);
-  end if;
+  for entry in select * from private.spend_budgets(p_budgets) loop
+    insert into public.client_spend as c (day, client, kind, amount, scope)
+    select today, entry.key, p_kind, wanted, entry.scope where wanted <= entry.budget
+    on conflict (day, client, kind) do update set amount = c.amount + excluded.amount
+      where c.amount + excluded.amount <= entry.budget;
+    if not found then
+      -- Given back within the same transaction: no other request ever saw it.
+      update public.client_spend c set amount = c.amount - wanted
+       where c.day = today and c.kind = p_kind and c.client = any (counted);
+      update public.daily_spend s set amount = s.amount - wanted where s.day = today and s.kind = p_kind;
+      return json_build_object('allowed', false, 'reason', 'budget', 'scope', entry.scope, 'kind', p_kind,
+        'retryAfter', seconds_to_tomorrow);
+    end if;
+    counted := counted || entry.key;
+    if entry.scope = 'client' then
+      owner := entry.key;
+    end if;
+  end loop;
 
-  insert into public.spend_reservations (day, client, kind, amount)
-  values (today, p_client, p_kind, wanted)
+  insert into public.spend_reservations (day, client, kind, amount, scopes)
+  values (today, coalesce(owner, counted[1], ''), p_kind, wanted, counted)
   returning id into reserved;
-  return json_build_object('allowed', true, 'reservation', reserved);
+  return json_build_object('allowed', true, 'reservation', reserved, 'alert', private.spend_alert(today, p_kind, day_total, p_cap));
 end
 $$;
 
@@ -1310,7 +1730,6 @@ $$;
 CREATE FUNCTION public.search_knowledge(query text, match_count integer DEFAULT 5, previous text DEFAULT NULL::text, query_embedding extensions.vector DEFAULT NULL::extensions.vector) RETURNS TABLE(document_id uuid, document_title text, chunk_ordinal integer, heading text, content text, rank real, matched_terms text[], language text, evidence jsonb)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
-    SET enable_seqscan TO 'off'
     AS $$
 #variable_conflict use_column
 declare
@@ -1345,6 +1764,7 @@ begin
     )
     select c.document_id, c.title, c.ordinal, c.heading, c.content, c.score, c.matched, c.language,
            private.passage_evidence(c.fts, terms)
+             || jsonb_build_object('foreign', private.foreign_nouns(c.fts, c.document_id, c.language, terms))
       from chosen c
      order by c.fusion desc, c.score desc, c.density desc, c.document_id, c.ordinal;
 end
@@ -1383,11 +1803,13 @@ begin
   if reservation.id is null then
     return null;
   end if;
-  perform private.client_lock(reservation.client);
-  update public.client_spend c set amount = greatest(0, c.amount + actual - reservation.amount)
-   where c.day = reservation.day and c.client = reservation.client and c.kind = reservation.kind;
   update public.daily_spend s set amount = greatest(0, s.amount + actual - reservation.amount)
    where s.day = reservation.day and s.kind = reservation.kind;
+  perform 1 from public.client_spend c
+   where c.day = reservation.day and c.kind = reservation.kind and c.client = any (reservation.scopes)
+   order by c.client for update;
+  update public.client_spend c set amount = greatest(0, c.amount + actual - reservation.amount)
+   where c.day = reservation.day and c.kind = reservation.kind and c.client = any (reservation.scopes);
   return actual;
 end
 $$;
@@ -1427,14 +1849,26 @@ CREATE FUNCTION public.usage_today() RETURNS json
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS $$
+declare
+  today constant date := (select public.spend_day());
 begin
   if (select auth.role()) is distinct from 'service_role' then
     raise exception 'only the functions may read the usage' using errcode = '42501';
   end if;
   return json_build_object(
-    'modelTokens', coalesce((select s.amount from public.daily_spend s where s.day = (select public.spend_day()) and s.kind = 'model_tokens'), 0),
-    'ttsCharacters', coalesce((select s.amount from public.daily_spend s where s.day = (select public.spend_day()) and s.kind = 'tts_characters'), 0),
-    'sttSeconds', coalesce((select s.amount from public.daily_spend s where s.day = (select public.spend_day()) and s.kind = 'stt_seconds'), 0)
+    'modelTokens', coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = 'model_tokens'), 0),
+    'ttsCharacters', coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = 'tts_characters'), 0),
+    'sttSeconds', coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = 'stt_seconds'), 0),
+    'embeddingTokens', coalesce((select s.amount from public.daily_spend s where s.day = today and s.kind = 'embedding_tokens'), 0),
+    'clients', json_build_object(
+      'modelTokens', (select count(*) from public.client_spend c where c.day = today and c.kind = 'model_tokens' and c.scope = 'client' and c.amount > 0),
+      'ttsCharacters', (select count(*) from public.client_spend c where c.day = today and c.kind = 'tts_characters' and c.scope = 'client' and c.amount > 0),
+      'sttSeconds', (select count(*) from public.client_spend c where c.day = today and c.kind = 'stt_seconds' and c.scope = 'client' and c.amount > 0)
+    ),
+    'alerts', coalesce((
+      select json_agg(json_build_object('kind', a.kind, 'threshold', a.threshold, 'amount', a.amount, 'cap', a.cap,
+                                        'clients', a.clients, 'raisedAt', a.raised_at) order by a.kind, a.threshold)
+        from public.spend_alerts a where a.day = today), '[]'::json)
   );
 end
 $$;
@@ -1470,6 +1904,14 @@ COMMENT ON TABLE private.knowledge_terms IS 'Every lexeme of the passages with t
 
 -- Name: COLUMN knowledge_terms.reversed; Type: COMMENT; Schema: private
 COMMENT ON COLUMN private.knowledge_terms.reversed IS 'The lexeme backwards, so compounds ending in a word are found through an index.';
+
+-- Name: noun_words; Type: TABLE; Schema: private
+CREATE TABLE private.noun_words (
+    word text NOT NULL
+);
+
+-- Name: TABLE noun_words; Type: COMMENT; Schema: private
+COMMENT ON TABLE private.noun_words IS 'German words that are only ever nouns, in lower case (wngerman, GPL-2.0-or-later; scripts/nounWords.ts): the nouns of a question written in lower case.';
 
 -- Name: question_words; Type: TABLE; Schema: private
 CREATE TABLE private.question_words (
@@ -1512,12 +1954,17 @@ CREATE TABLE public.client_spend (
     client text NOT NULL,
     kind text NOT NULL,
     amount bigint DEFAULT 0 NOT NULL,
+    scope text DEFAULT 'client'::text NOT NULL,
     CONSTRAINT client_spend_amount_check CHECK ((amount >= 0)),
-    CONSTRAINT client_spend_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text])))
+    CONSTRAINT client_spend_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text, 'embedding_tokens'::text]))),
+    CONSTRAINT client_spend_scope_check CHECK ((scope = ANY (ARRAY['client'::text, 'network'::text, 'session'::text])))
 );
 
 -- Name: TABLE client_spend; Type: COMMENT; Schema: public
-COMMENT ON TABLE public.client_spend IS 'Per-client spend per day (Europe/Berlin) and kind, reservations included; the per-client daily budget is checked against it.';
+COMMENT ON TABLE public.client_spend IS 'Spend per day (Europe/Berlin), kind and budget (a client, its network or a visitor session), reservations included; each budget is checked against its row.';
+
+-- Name: COLUMN client_spend.scope; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.client_spend.scope IS 'Whose budget the row is: client (an address, IPv6 by /64), network (IPv4 /24, IPv6 /48) or session (session:<user id>).';
 
 -- Name: conversations; Type: TABLE; Schema: public
 CREATE TABLE public.conversations (
@@ -1542,7 +1989,7 @@ CREATE TABLE public.daily_spend (
     day date NOT NULL,
     kind text NOT NULL,
     amount bigint DEFAULT 0 NOT NULL,
-    CONSTRAINT daily_spend_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text])))
+    CONSTRAINT daily_spend_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text, 'embedding_tokens'::text])))
 );
 
 -- Name: document_chunks; Type: TABLE; Schema: public
@@ -1584,6 +2031,32 @@ ALTER TABLE public.document_chunks ALTER COLUMN id ADD GENERATED ALWAYS AS IDENT
     CACHE 1
 );
 
+-- Name: open_questions; Type: TABLE; Schema: public
+CREATE TABLE public.open_questions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    question text NOT NULL,
+    lexemes text GENERATED ALWAYS AS (private.open_question_key(question)) STORED NOT NULL,
+    ask_count integer DEFAULT 1 NOT NULL,
+    first_asked_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_asked_at timestamp with time zone DEFAULT now() NOT NULL,
+    answered_by uuid,
+    answered_title text,
+    answered_at timestamp with time zone,
+    CONSTRAINT open_questions_answer_whole CHECK ((((answered_by IS NULL) AND (answered_title IS NULL) AND (answered_at IS NULL)) OR ((answered_by IS NOT NULL) AND (answered_title IS NOT NULL) AND (answered_at IS NOT NULL)))),
+    CONSTRAINT open_questions_ask_count_check CHECK ((ask_count >= 1)),
+    CONSTRAINT open_questions_last_after_first CHECK ((last_asked_at >= first_asked_at)),
+    CONSTRAINT open_questions_question_check CHECK (((char_length(question) >= 1) AND (char_length(question) <= 300)))
+);
+
+-- Name: TABLE open_questions; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.open_questions IS 'Questions the coach could not answer from its knowledge: scrubbed text only, counted by lexemes, no link to a visitor or conversation; deleted 30 days after last asked.';
+
+-- Name: COLUMN open_questions.question; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.open_questions.question IS 'The question as first asked, scrubbed of e-mail addresses, phone numbers, links, long numbers and names; at most 300 characters.';
+
+-- Name: COLUMN open_questions.answered_by; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.open_questions.answered_by IS 'A document processed after the question was asked that the search now finds for it; null when none (or when it was deleted).';
+
 -- Name: request_counts; Type: TABLE; Schema: public
 CREATE TABLE public.request_counts (
     fn text NOT NULL,
@@ -1594,6 +2067,22 @@ CREATE TABLE public.request_counts (
     CONSTRAINT request_counts_window_kind_check CHECK ((window_kind = ANY (ARRAY['minute'::text, 'day'::text])))
 );
 
+-- Name: spend_alerts; Type: TABLE; Schema: public
+CREATE TABLE public.spend_alerts (
+    day date NOT NULL,
+    kind text NOT NULL,
+    threshold smallint NOT NULL,
+    amount bigint NOT NULL,
+    cap bigint NOT NULL,
+    clients integer NOT NULL,
+    raised_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT spend_alerts_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text, 'embedding_tokens'::text]))),
+    CONSTRAINT spend_alerts_threshold_check CHECK ((threshold = ANY (ARRAY[80, 100])))
+);
+
+-- Name: TABLE spend_alerts; Type: COMMENT; Schema: public
+COMMENT ON TABLE public.spend_alerts IS 'A daily cap reached 80 % or 100 % (a request refused for the cap): what had been spent then and by how many clients; once per day, kind and threshold.';
+
 -- Name: spend_reservations; Type: TABLE; Schema: public
 CREATE TABLE public.spend_reservations (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -1602,23 +2091,28 @@ CREATE TABLE public.spend_reservations (
     kind text NOT NULL,
     amount bigint NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    scopes text[] DEFAULT '{}'::text[] NOT NULL,
     CONSTRAINT spend_reservations_amount_check CHECK ((amount >= 0)),
-    CONSTRAINT spend_reservations_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text])))
+    CONSTRAINT spend_reservations_kind_check CHECK ((kind = ANY (ARRAY['model_tokens'::text, 'tts_characters'::text, 'stt_seconds'::text, 'embedding_tokens'::text])))
 );
 
 -- Name: TABLE spend_reservations; Type: COMMENT; Schema: public
-COMMENT ON TABLE public.spend_reservations IS 'Open reservations: the largest cost of a request under way, counted in client_spend and daily_spend until settled.';
+COMMENT ON TABLE public.spend_reservations IS 'Open reservations: the largest cost of a request under way, counted in client_spend and daily_spend until settled, or released after ten minutes.';
+
+-- Name: COLUMN spend_reservations.scopes; Type: COMMENT; Schema: public
+COMMENT ON COLUMN public.spend_reservations.scopes IS 'The keys of the budget rows (public.client_spend) the reservation is counted in.';
 
 -- Name: system_settings; Type: TABLE; Schema: public
 CREATE TABLE public.system_settings (
     id boolean DEFAULT true NOT NULL,
+    record_open_questions boolean DEFAULT true NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     voice_input_via_provider boolean DEFAULT false NOT NULL,
     CONSTRAINT system_settings_id_check CHECK (id)
 );
 
 -- Name: TABLE system_settings; Type: COMMENT; Schema: public
-COMMENT ON TABLE public.system_settings IS 'The operator''s switches, exactly one row (its primary key can only be true).';
+COMMENT ON TABLE public.system_settings IS 'The operator''s switches, exactly one row. record_open_questions: whether unanswered questions are kept (off deletes nothing).';
 
 -- Name: COLUMN system_settings.voice_input_via_provider; Type: COMMENT; Schema: public
 COMMENT ON COLUMN public.system_settings.voice_input_via_provider IS 'Every browser streams the visitor''s voice to the speech-to-text provider (stt-stream) instead of using its own speech recognition.';
@@ -1671,6 +2165,10 @@ ALTER TABLE ONLY private.knowledge_stats
 ALTER TABLE ONLY private.knowledge_terms
     ADD CONSTRAINT knowledge_terms_pkey PRIMARY KEY (lexeme);
 
+-- Name: noun_words noun_words_pkey; Type: CONSTRAINT; Schema: private
+ALTER TABLE ONLY private.noun_words
+    ADD CONSTRAINT noun_words_pkey PRIMARY KEY (word);
+
 -- Name: question_words question_words_pkey; Type: CONSTRAINT; Schema: private
 ALTER TABLE ONLY private.question_words
     ADD CONSTRAINT question_words_pkey PRIMARY KEY (lexeme);
@@ -1715,9 +2213,21 @@ ALTER TABLE ONLY public.documents
 ALTER TABLE ONLY public.documents
     ADD CONSTRAINT documents_storage_path_key UNIQUE (storage_path);
 
+-- Name: open_questions open_questions_lexemes_key; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.open_questions
+    ADD CONSTRAINT open_questions_lexemes_key UNIQUE (lexemes);
+
+-- Name: open_questions open_questions_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.open_questions
+    ADD CONSTRAINT open_questions_pkey PRIMARY KEY (id);
+
 -- Name: request_counts request_counts_pkey; Type: CONSTRAINT; Schema: public
 ALTER TABLE ONLY public.request_counts
     ADD CONSTRAINT request_counts_pkey PRIMARY KEY (fn, client, window_kind, window_start);
+
+-- Name: spend_alerts spend_alerts_pkey; Type: CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.spend_alerts
+    ADD CONSTRAINT spend_alerts_pkey PRIMARY KEY (day, kind, threshold);
 
 -- Name: spend_reservations spend_reservations_pkey; Type: CONSTRAINT; Schema: public
 ALTER TABLE ONLY public.spend_reservations
@@ -1771,11 +2281,23 @@ CREATE INDEX documents_created_by_idx ON public.documents USING btree (created_b
 -- Name: documents_processing_idx; Type: INDEX; Schema: public
 CREATE INDEX documents_processing_idx ON public.documents USING btree (processing_started_at) WHERE (status = 'PROCESSING'::public.document_status);
 
+-- Name: open_questions_answered_by_idx; Type: INDEX; Schema: public
+CREATE INDEX open_questions_answered_by_idx ON public.open_questions USING btree (answered_by);
+
+-- Name: open_questions_last_asked_at_idx; Type: INDEX; Schema: public
+CREATE INDEX open_questions_last_asked_at_idx ON public.open_questions USING btree (last_asked_at);
+
+-- Name: spend_reservations_open_since; Type: INDEX; Schema: public
+CREATE INDEX spend_reservations_open_since ON public.spend_reservations USING btree (kind, created_at);
+
 -- Name: voice_configs_single_active_idx; Type: INDEX; Schema: public
 CREATE UNIQUE INDEX voice_configs_single_active_idx ON public.voice_configs USING btree (is_active) WHERE is_active;
 
 -- Name: users on_auth_user_change; Type: TRIGGER; Schema: auth
 CREATE TRIGGER on_auth_user_change AFTER INSERT OR DELETE OR UPDATE OF email, raw_app_meta_data ON auth.users FOR EACH ROW EXECUTE FUNCTION public.handle_auth_user_change();
+
+-- Name: conversations conversations_rated_once; Type: TRIGGER; Schema: public
+CREATE TRIGGER conversations_rated_once BEFORE UPDATE OF rating ON public.conversations FOR EACH ROW EXECUTE FUNCTION private.keep_first_rating();
 
 -- Name: document_chunks document_chunks_count_deleted; Type: TRIGGER; Schema: public
 CREATE TRIGGER document_chunks_count_deleted AFTER DELETE ON public.document_chunks REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.track_knowledge_terms();
@@ -1786,11 +2308,17 @@ CREATE TRIGGER document_chunks_count_inserted AFTER INSERT ON public.document_ch
 -- Name: document_chunks document_chunks_count_updated; Type: TRIGGER; Schema: public
 CREATE TRIGGER document_chunks_count_updated AFTER UPDATE ON public.document_chunks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.track_knowledge_terms();
 
+-- Name: documents documents_mark_answered_open_questions; Type: TRIGGER; Schema: public
+CREATE TRIGGER documents_mark_answered_open_questions AFTER UPDATE OF status ON public.documents FOR EACH ROW WHEN (((new.status = 'COMPLETED'::public.document_status) AND (old.status IS DISTINCT FROM 'COMPLETED'::public.document_status) AND (new.deleting_since IS NULL))) EXECUTE FUNCTION private.mark_answered_open_questions();
+
 -- Name: documents documents_set_updated_at; Type: TRIGGER; Schema: public
 CREATE TRIGGER documents_set_updated_at BEFORE UPDATE ON public.documents FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 -- Name: documents documents_stamp_processing_start; Type: TRIGGER; Schema: public
 CREATE TRIGGER documents_stamp_processing_start BEFORE UPDATE ON public.documents FOR EACH ROW EXECUTE FUNCTION private.stamp_processing_start();
+
+-- Name: open_questions open_questions_forget_lost_answer; Type: TRIGGER; Schema: public
+CREATE TRIGGER open_questions_forget_lost_answer BEFORE UPDATE OF answered_by ON public.open_questions FOR EACH ROW EXECUTE FUNCTION private.forget_lost_answer();
 
 -- Name: system_settings system_settings_set_updated_at; Type: TRIGGER; Schema: public
 CREATE TRIGGER system_settings_set_updated_at BEFORE UPDATE ON public.system_settings FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
@@ -1808,6 +2336,10 @@ ALTER TABLE ONLY public.document_chunks
 -- Name: documents documents_created_by_fkey; Type: FK CONSTRAINT; Schema: public
 ALTER TABLE ONLY public.documents
     ADD CONSTRAINT documents_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+
+-- Name: open_questions open_questions_answered_by_fkey; Type: FK CONSTRAINT; Schema: public
+ALTER TABLE ONLY public.open_questions
+    ADD CONSTRAINT open_questions_answered_by_fkey FOREIGN KEY (answered_by) REFERENCES public.documents(id) ON DELETE SET NULL;
 
 -- Name: users users_id_fkey; Type: FK CONSTRAINT; Schema: public
 ALTER TABLE ONLY public.users
@@ -1843,11 +2375,20 @@ CREATE POLICY "Admins delete passages" ON public.document_chunks FOR DELETE TO a
 -- Name: voice_configs Admins delete voices; Type: POLICY; Schema: public
 CREATE POLICY "Admins delete voices" ON public.voice_configs FOR DELETE TO authenticated USING (( SELECT public.is_admin() AS is_admin));
 
+-- Name: open_questions Admins dismiss open questions; Type: POLICY; Schema: public
+CREATE POLICY "Admins dismiss open questions" ON public.open_questions FOR DELETE TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: open_questions Admins mark open questions answered; Type: POLICY; Schema: public
+CREATE POLICY "Admins mark open questions answered" ON public.open_questions FOR UPDATE TO authenticated USING (( SELECT public.is_admin() AS is_admin)) WITH CHECK (( SELECT public.is_admin() AS is_admin));
+
 -- Name: conversations Admins read conversations; Type: POLICY; Schema: public
 CREATE POLICY "Admins read conversations" ON public.conversations FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
 
 -- Name: documents Admins read documents; Type: POLICY; Schema: public
 CREATE POLICY "Admins read documents" ON public.documents FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
+
+-- Name: open_questions Admins read open questions; Type: POLICY; Schema: public
+CREATE POLICY "Admins read open questions" ON public.open_questions FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
 
 -- Name: users Admins read operator profiles; Type: POLICY; Schema: public
 CREATE POLICY "Admins read operator profiles" ON public.users FOR SELECT TO authenticated USING (( SELECT public.is_admin() AS is_admin));
@@ -1882,8 +2423,14 @@ ALTER TABLE public.document_chunks ENABLE ROW LEVEL SECURITY;
 -- Name: documents; Type: ROW SECURITY; Schema: public
 ALTER TABLE public.documents ENABLE ROW LEVEL SECURITY;
 
+-- Name: open_questions; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.open_questions ENABLE ROW LEVEL SECURITY;
+
 -- Name: request_counts; Type: ROW SECURITY; Schema: public
 ALTER TABLE public.request_counts ENABLE ROW LEVEL SECURITY;
+
+-- Name: spend_alerts; Type: ROW SECURITY; Schema: public
+ALTER TABLE public.spend_alerts ENABLE ROW LEVEL SECURITY;
 
 -- Name: spend_reservations; Type: ROW SECURITY; Schema: public
 ALTER TABLE public.spend_reservations ENABLE ROW LEVEL SECURITY;
@@ -1912,6 +2459,9 @@ CREATE POLICY "Admins upload documents" ON storage.objects FOR INSERT TO authent
 -- Name: supabase_realtime documents; Type: PUBLICATION TABLE; Schema: public
 ALTER PUBLICATION supabase_realtime ADD TABLE ONLY public.documents;
 
+-- Name: supabase_realtime open_questions; Type: PUBLICATION TABLE; Schema: public
+ALTER PUBLICATION supabase_realtime ADD TABLE ONLY public.open_questions;
+
 -- Name: SCHEMA private; Type: ACL; Schema: -
 GRANT USAGE ON SCHEMA private TO authenticated;
 GRANT USAGE ON SCHEMA private TO service_role;
@@ -1937,6 +2487,14 @@ GRANT ALL ON FUNCTION private.document_passages(source text, max_chars integer) 
 REVOKE ALL ON FUNCTION private.document_stuck_after() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.document_stuck_after() TO authenticated;
 GRANT ALL ON FUNCTION private.document_stuck_after() TO service_role;
+
+-- Name: FUNCTION foreign_nouns(fts tsvector, document_id uuid, language text, terms private.search_term[]); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.foreign_nouns(fts tsvector, document_id uuid, language text, terms private.search_term[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.foreign_nouns(fts tsvector, document_id uuid, language text, terms private.search_term[]) TO authenticated;
+GRANT ALL ON FUNCTION private.foreign_nouns(fts tsvector, document_id uuid, language text, terms private.search_term[]) TO service_role;
+
+-- Name: FUNCTION forget_lost_answer(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.forget_lost_answer() FROM PUBLIC;
 
 -- Name: FUNCTION fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.fused_candidates(terms private.search_term[], query_embedding extensions.vector, wanted integer, floor_score real) FROM PUBLIC;
@@ -1975,29 +2533,65 @@ REVOKE ALL ON FUNCTION private.joined_codes(question text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.joined_codes(question text) TO authenticated;
 GRANT ALL ON FUNCTION private.joined_codes(question text) TO service_role;
 
+-- Name: FUNCTION keep_first_rating(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.keep_first_rating() FROM PUBLIC;
+
 -- Name: FUNCTION lexical_candidates(terms private.search_term[], wanted integer, floor_score real); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) TO authenticated;
 GRANT ALL ON FUNCTION private.lexical_candidates(terms private.search_term[], wanted integer, floor_score real) TO service_role;
 
+-- Name: FUNCTION mark_answered_open_questions(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.mark_answered_open_questions() FROM PUBLIC;
+
 -- Name: FUNCTION minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.minute_retry_after(p_count integer, p_previous integer, p_elapsed double precision, p_limit integer) TO service_role;
+
+-- Name: FUNCTION number_digits(word text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.number_digits(word text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.number_digits(word text) TO authenticated;
+GRANT ALL ON FUNCTION private.number_digits(word text) TO service_role;
+
+-- Name: FUNCTION open_question_key(question text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.open_question_key(question text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.open_question_key(question text) TO authenticated;
+GRANT ALL ON FUNCTION private.open_question_key(question text) TO service_role;
+
+-- Name: FUNCTION open_question_retention(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.open_question_retention() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.open_question_retention() TO service_role;
 
 -- Name: FUNCTION passage_evidence(fts tsvector, terms private.search_term[]); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) TO authenticated;
 GRANT ALL ON FUNCTION private.passage_evidence(fts tsvector, terms private.search_term[]) TO service_role;
 
+-- Name: FUNCTION release_expired_spend(p_kind text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.release_expired_spend(p_kind text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.release_expired_spend(p_kind text) TO service_role;
+
 -- Name: FUNCTION require_document_admin(action text); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.require_document_admin(action text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.require_document_admin(action text) TO authenticated;
 GRANT ALL ON FUNCTION private.require_document_admin(action text) TO service_role;
 
+-- Name: FUNCTION reservation_lifetime(); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.reservation_lifetime() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.reservation_lifetime() TO service_role;
+
 -- Name: FUNCTION search_terms(question text, previous text); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.search_terms(question text, previous text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.search_terms(question text, previous text) TO authenticated;
 GRANT ALL ON FUNCTION private.search_terms(question text, previous text) TO service_role;
+
+-- Name: FUNCTION spend_alert(p_day date, p_kind text, p_amount bigint, p_cap bigint, p_refused boolean); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.spend_alert(p_day date, p_kind text, p_amount bigint, p_cap bigint, p_refused boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.spend_alert(p_day date, p_kind text, p_amount bigint, p_cap bigint, p_refused boolean) TO service_role;
+
+-- Name: FUNCTION spend_budgets(p_budgets jsonb); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.spend_budgets(p_budgets jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.spend_budgets(p_budgets jsonb) TO service_role;
 
 -- Name: FUNCTION split_long_unit(unit text, max_chars integer); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.split_long_unit(unit text, max_chars integer) FROM PUBLIC;
@@ -2011,6 +2605,9 @@ REVOKE ALL ON FUNCTION private.stamp_processing_start() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.stand_ins(word text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.stand_ins(word text) TO authenticated;
 GRANT ALL ON FUNCTION private.stand_ins(word text) TO service_role;
+
+-- Name: FUNCTION sweep_open_questions(swept_at timestamp with time zone); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.sweep_open_questions(swept_at timestamp with time zone) FROM PUBLIC;
 
 -- Name: FUNCTION term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.term_query(word text, OUT query tsquery, OUT passages integer, OUT related tsquery, OUT related_passages integer) FROM PUBLIC;
@@ -2035,9 +2632,9 @@ REVOKE ALL ON FUNCTION public.admin_stats() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.admin_stats() TO authenticated;
 GRANT ALL ON FUNCTION public.admin_stats() TO service_role;
 
--- Name: FUNCTION admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint); Type: ACL; Schema: public
-REVOKE ALL ON FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) TO service_role;
+-- Name: FUNCTION admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.admit_request(p_fn text, p_client text, p_per_minute integer, p_per_day integer, p_max_concurrent integer, p_lease_seconds integer, p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb) TO service_role;
 
 -- Name: TABLE documents; Type: ACL; Schema: public
 GRANT SELECT,INSERT,DELETE,MAINTAIN,UPDATE ON TABLE public.documents TO anon;
@@ -2053,6 +2650,11 @@ GRANT ALL ON FUNCTION public.begin_document_delete(document_id uuid) TO service_
 REVOKE ALL ON FUNCTION public.begin_document_reprocessing(document_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.begin_document_reprocessing(document_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.begin_document_reprocessing(document_id uuid) TO service_role;
+
+-- Name: FUNCTION clear_open_questions(); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.clear_open_questions() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.clear_open_questions() TO authenticated;
+GRANT ALL ON FUNCTION public.clear_open_questions() TO service_role;
 
 -- Name: FUNCTION count_answered_question(conversation_id uuid); Type: ACL; Schema: public
 REVOKE ALL ON FUNCTION public.count_answered_question(conversation_id uuid) FROM PUBLIC;
@@ -2075,6 +2677,18 @@ GRANT ALL ON FUNCTION public.is_admin() TO anon;
 GRANT ALL ON FUNCTION public.is_admin() TO authenticated;
 GRANT ALL ON FUNCTION public.is_admin() TO service_role;
 
+-- Name: FUNCTION only_anonymous_sign_ups(event jsonb); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.only_anonymous_sign_ups(event jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.only_anonymous_sign_ups(event jsonb) TO supabase_auth_admin;
+
+-- Name: FUNCTION rate_conversation(p_conversation uuid, p_rating smallint); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.rate_conversation(p_conversation uuid, p_rating smallint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.rate_conversation(p_conversation uuid, p_rating smallint) TO service_role;
+
+-- Name: FUNCTION record_open_question(question text, client text, per_day integer); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.record_open_question(question text, client text, per_day integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.record_open_question(question text, client text, per_day integer) TO service_role;
+
 -- Name: FUNCTION record_spend(p_kind text, p_amount bigint); Type: ACL; Schema: public
 REVOKE ALL ON FUNCTION public.record_spend(p_kind text, p_amount bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.record_spend(p_kind text, p_amount bigint) TO service_role;
@@ -2088,9 +2702,9 @@ GRANT ALL ON FUNCTION public.refresh_document_text(document_id uuid, text text) 
 REVOKE ALL ON FUNCTION public.release_stream(p_lease uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.release_stream(p_lease uuid) TO service_role;
 
--- Name: FUNCTION reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint); Type: ACL; Schema: public
-REVOKE ALL ON FUNCTION public.reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.reserve_spend(p_client text, p_kind text, p_amount bigint, p_cap bigint, p_budget bigint) TO service_role;
+-- Name: FUNCTION reserve_spend(p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb); Type: ACL; Schema: public
+REVOKE ALL ON FUNCTION public.reserve_spend(p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.reserve_spend(p_kind text, p_amount bigint, p_cap bigint, p_budgets jsonb) TO service_role;
 
 -- Name: FUNCTION search_knowledge(query text, match_count integer, previous text, query_embedding extensions.vector); Type: ACL; Schema: public
 REVOKE ALL ON FUNCTION public.search_knowledge(query text, match_count integer, previous text, query_embedding extensions.vector) FROM PUBLIC;
@@ -2129,6 +2743,10 @@ GRANT SELECT ON TABLE private.knowledge_stats TO service_role;
 GRANT SELECT ON TABLE private.knowledge_terms TO authenticated;
 GRANT SELECT ON TABLE private.knowledge_terms TO service_role;
 
+-- Name: TABLE noun_words; Type: ACL; Schema: private
+GRANT SELECT ON TABLE private.noun_words TO authenticated;
+GRANT SELECT ON TABLE private.noun_words TO service_role;
+
 -- Name: TABLE question_words; Type: ACL; Schema: private
 GRANT SELECT ON TABLE private.question_words TO authenticated;
 GRANT SELECT ON TABLE private.question_words TO service_role;
@@ -2165,8 +2783,24 @@ GRANT ALL ON SEQUENCE public.document_chunks_id_seq TO anon;
 GRANT ALL ON SEQUENCE public.document_chunks_id_seq TO authenticated;
 GRANT ALL ON SEQUENCE public.document_chunks_id_seq TO service_role;
 
+-- Name: TABLE open_questions; Type: ACL; Schema: public
+GRANT SELECT,DELETE,MAINTAIN ON TABLE public.open_questions TO authenticated;
+GRANT ALL ON TABLE public.open_questions TO service_role;
+
+-- Name: COLUMN open_questions.answered_by; Type: ACL; Schema: public
+GRANT UPDATE(answered_by) ON TABLE public.open_questions TO authenticated;
+
+-- Name: COLUMN open_questions.answered_title; Type: ACL; Schema: public
+GRANT UPDATE(answered_title) ON TABLE public.open_questions TO authenticated;
+
+-- Name: COLUMN open_questions.answered_at; Type: ACL; Schema: public
+GRANT UPDATE(answered_at) ON TABLE public.open_questions TO authenticated;
+
 -- Name: TABLE request_counts; Type: ACL; Schema: public
 GRANT ALL ON TABLE public.request_counts TO service_role;
+
+-- Name: TABLE spend_alerts; Type: ACL; Schema: public
+GRANT ALL ON TABLE public.spend_alerts TO service_role;
 
 -- Name: TABLE spend_reservations; Type: ACL; Schema: public
 GRANT ALL ON TABLE public.spend_reservations TO service_role;
@@ -2174,6 +2808,9 @@ GRANT ALL ON TABLE public.spend_reservations TO service_role;
 -- Name: TABLE system_settings; Type: ACL; Schema: public
 GRANT SELECT,MAINTAIN ON TABLE public.system_settings TO authenticated;
 GRANT ALL ON TABLE public.system_settings TO service_role;
+
+-- Name: COLUMN system_settings.record_open_questions; Type: ACL; Schema: public
+GRANT UPDATE(record_open_questions) ON TABLE public.system_settings TO authenticated;
 
 -- Name: COLUMN system_settings.voice_input_via_provider; Type: ACL; Schema: public
 GRANT UPDATE(voice_input_via_provider) ON TABLE public.system_settings TO authenticated;

@@ -9,4 +9,6 @@ export const env = {
   VITE_CONTACT_PHONE: import.meta.env.VITE_CONTACT_PHONE,
   VITE_SUPABASE_URL: import.meta.env.VITE_SUPABASE_URL,
   VITE_SUPABASE_ANON_KEY: import.meta.env.VITE_SUPABASE_ANON_KEY,
+  /** Cloudflare Turnstile's site key: set, visitors pass the human check before the coach answers. */
+  VITE_TURNSTILE_SITE_KEY: import.meta.env.VITE_TURNSTILE_SITE_KEY,
 } as const;

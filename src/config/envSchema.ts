@@ -18,6 +18,9 @@ const schema = z.object({
     z.string().check(z.regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a JWT (the project\'s anon key)')),
     'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0',
   ),
+  // Cloudflare Turnstile's public site key: set, the coach serves only visitors who passed the
+  // human check (and Supabase Auth's CAPTCHA protection needs its secret). Unset: no check.
+  VITE_TURNSTILE_SITE_KEY: z._default(z.string().check(z.regex(/^[\w-]*$/, 'must be a Turnstile site key')), ''),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,4 +1,5 @@
-import { documentText, hasReadableText, joinUnit, pageText, type PdfTextItem } from './pdfTextLayout';
+import { documentText, hasReadableText, joinUnit, pageText } from './pdfTextLayout';
+import type { PdfTextItem } from './pdfTextLines';
 
 /** A run at baseline `y` in a 10-point font. */
 const run = (str: string, y: number, hasEOL = false, height = 10): PdfTextItem => ({
@@ -345,6 +346,15 @@ describe('documentText', () => {
 
   it('puts an empty line between pages and leaves out empty pages', () => {
     expect(documentText(['Seite eins', '', 'Seite drei'])).toBe('Seite eins\n\nSeite drei');
+  });
+
+  it('drops the running header and footer of a lone page: a block of one line of cells at its top or bottom', () => {
+    const page = 'Besser schlafen\tStarterwissen\n\nBesser schlafen nach stressigen Tagen\n\nGeh jeden Tag zur gleichen Zeit ins Bett.\n\nMia Coaching – Wissensreihe\tSeite 1';
+    expect(documentText([page])).toBe('Besser schlafen nach stressigen Tagen\n\nGeh jeden Tag zur gleichen Zeit ins Bett.');
+    // A table keeps its rows, at the top of the page too, and so does a page of several.
+    const table = 'Leistung\tPreis\nEinzelsitzung\t95 €\n\nPakete bezahlen Sie im Voraus.';
+    expect(documentText([table])).toBe(table);
+    expect(documentText(['Kopf\tA\n\nErste Seite.', 'Zweite Seite.'])).toBe('Kopf\tA\n\nErste Seite.\n\nZweite Seite.');
   });
 });
 

@@ -14,160 +14,17 @@
  * The document's text is cleaned the way a reader would read it: words hyphenated at a line end
  * are joined ("Metho-" + "de"), while real hyphens stay ("E-" + "Mail", "4-7-8-" + "Atmung",
  * "Herz-" + "oder Lungen…"); running headers, footers and page numbers that repeat at the edges
- * of the pages are dropped; ligatures, soft hyphens and odd dashes are normalised.
+ * of the pages are dropped; ligatures, soft hyphens and odd dashes are normalised (the lines
+ * themselves are read in pdfTextLines.ts).
  */
-
-/** A run of text as pdfjs's `getTextContent()` reports it (only the fields used here). */
-export interface PdfTextRun {
-  str: string;
-  /** The reader saw the end of a line after this run. */
-  hasEOL: boolean;
-  /** Text matrix [a, b, c, d, e, f]; f is the baseline's y, growing upwards. */
-  transform: readonly number[];
-  /** Font height in user space units (0 for some synthetic runs). */
-  height: number;
-  /** Advance width in user space units; without it lines are kept as the reader reports them. */
-  width?: number;
-  /** The reader's name of the run's font (one per font of the file: a bold cut is another font). */
-  fontName?: string;
-}
-
-/** What the reader says of a font (pdfjs's `styles`): its generic family, "monospace" for code. */
-export type PdfFontStyles = Readonly<Record<string, { fontFamily?: string } | undefined>>;
-
-/** pdfjs's marker items (`beginMarkedContent` …) carry no text. */
-export type PdfTextItem = PdfTextRun | { type: string };
-
-interface Line {
-  text: string;
-  y: number;
-  height: number;
-  /** Where the line's text starts and ends on the x axis; NaN when the runs have no widths. */
-  left: number;
-  right: number;
-  /** Where the line's last table cell starts (its left when it has one cell); NaN without widths. */
-  cellLeft: number;
-  /** The widths of the gaps read as cell breaks. */
-  cellGaps: number[];
-  /**
-   * The one style of the line's text (its font and size), or null when it mixes styles (a bold
-   * word in prose) or names no font.
-   */
-  style: string | null;
-}
-
-/** A gap between two runs on a line this many font heights wide separates table cells. */
-const CELL_GAP = 1.2;
-/** A gap this many font heights wide is a word space. */
-const WORD_GAP = 0.12;
-
-/**
- * A line that starts a list entry: a bullet or dash, "1." or "a)", an option ("-r", "--rekursiv").
- * The database's private.is_entry_line() reads the same starts (tests/db keeps the two equal).
- */
-export const entryStart = /^(?:[•·▪◦‣∙●○■□►▸*–—-]\s|\d{1,2}[.)]\s|[a-z][.)]\s|--?[\p{L}\p{N}])/u;
-
-// What the database could not store (NUL) or a reader should not see: control characters
-// other than tab and newline, soft hyphens and zero-width characters.
-// eslint-disable-next-line no-control-regex -- removing control characters is the point
-const invisible = /[\u0000-\u0008\u000b-\u001f\u007f\u00ad\u200b-\u200d\u2060\ufeff]/g;
-// Tabs separate table cells and stay; other horizontal whitespace becomes one space.
-const horizontalSpace = /[^\S\n\t]+/g;
-const cellBreak = / *\t[\t ]*/g;
-// Typographic ligatures (ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ) become their letters.
-const ligatures = /[\ufb00-\ufb06]/g;
-// Hyphen look-alikes become the ASCII hyphen; a figure dash and the horizontal bar become dashes.
-const hyphens = /[\u2010\u2011\u2043\u2212]/g;
-const soloDashes = /[\u2012\u2015]/g;
-// A soft hyphen at a line's end is where the word was hyphenated.
-const trailingSoftHyphen = /\u00ad\s*$/;
-
-/** One line's characters as a reader means them: ligatures, dashes and spaces normalised. */
-function normaliseLine(text: string): string {
-  return text
-    .replace(trailingSoftHyphen, '-')
-    .replace(invisible, '')
-    .replace(ligatures, (ligature) => ligature.normalize('NFKC'))
-    .replace(hyphens, '-')
-    .replace(soloDashes, '–')
-    .replace(horizontalSpace, ' ')
-    .replace(cellBreak, '\t')
-    .trim();
-}
-
-const isRun = (item: PdfTextItem): item is PdfTextRun => 'str' in item;
+import { bulletOrOptionStart, entryStart } from '../../supabase/functions/_shared/listEntry';
+import { collectLines, type Line, type PdfFontStyles, type PdfTextItem } from './pdfTextLines';
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   const upper = sorted[middle] ?? 0;
   return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
-}
-
-function collectLines(items: readonly PdfTextItem[], styles: PdfFontStyles): Line[] {
-  const lines: Line[] = [];
-  let parts: string[] = [];
-  let y = 0;
-  let height = 0;
-  let left = Number.NaN;
-  let right = Number.NaN;
-  let cellLeft = Number.NaN;
-  let cellGaps: number[] = [];
-  let lineStyles = new Set<string | undefined>();
-  const endLine = () => {
-    const text = normaliseLine(parts.join(''));
-    const style = lineStyles.size === 1 ? ([...lineStyles][0] ?? null) : null;
-    if (text !== '') lines.push({ text, y, height, left, right, cellLeft, cellGaps, style });
-    parts = [];
-    left = Number.NaN;
-    right = Number.NaN;
-    cellLeft = Number.NaN;
-    cellGaps = [];
-    lineStyles = new Set();
-  };
-  for (const item of items) {
-    if (!isRun(item)) continue;
-    const x = item.transform[4] ?? 0;
-    // Widths only count on upright text (no rotation or skew).
-    const measured = item.width !== undefined && (item.transform[1] ?? 0) === 0 && (item.transform[2] ?? 0) === 0;
-    if (item.str.trim() !== '') {
-      const itemY = item.transform[5] ?? 0;
-      const itemHeight = Math.abs(item.height || (item.transform[3] ?? 0));
-      if (parts.length > 0 && Math.abs(itemY - y) > 0.5 * Math.max(itemHeight, height, 1)) endLine();
-      if (parts.length === 0) {
-        y = itemY;
-        height = itemHeight;
-        left = measured ? x : Number.NaN;
-        cellLeft = left;
-      } else if (measured && !Number.isNaN(right)) {
-        const gap = separator(parts.join(''), x - right, Math.max(itemHeight, height, 1));
-        if (gap === '\t') {
-          cellLeft = x;
-          cellGaps.push(x - right);
-        }
-        parts.push(gap);
-      }
-      parts.push(item.str);
-      // Code in a monospaced font is set apart by its font, too, but it is no heading.
-      const font = item.fontName !== undefined && styles[item.fontName]?.fontFamily !== 'monospace' ? item.fontName : undefined;
-      lineStyles.add(font === undefined ? undefined : `${font}@${String(Math.round(itemHeight * 2) / 2)}`);
-      right = measured ? x + (item.width ?? 0) : Number.NaN;
-    } else if (parts.length > 0 && (!measured || Number.isNaN(right))) {
-      // Without widths, the reader's own spaces are all there is.
-      parts.push(item.str);
-    }
-    if (item.hasEOL) endLine();
-  }
-  endLine();
-  return lines;
-}
-
-/** What a gap between two runs on a line stands for: a table cell's end, a word space, nothing. */
-function separator(before: string, gap: number, height: number): string {
-  if (/\s$/u.test(before)) return '';
-  // A list marker keeps its text beside it as one cell ("•  Text", "1.  Text").
-  if (gap >= CELL_GAP * height && !/^\s*(?:[•·▪◦‣∙●○■□►▸*–—-]|\d{1,2}[.)]|[a-z][.)])$/u.test(before)) return '\t';
-  return gap >= WORD_GAP * height ? ' ' : '';
 }
 
 /**
@@ -243,7 +100,7 @@ const headingLike = (text: string): boolean =>
   !text.includes('\t') &&
   /\p{L}/u.test(text) &&
   !/[.,;:!…)"“”»]$/u.test(text) &&
-  !/^(?:[•·▪◦‣∙●○■□►▸*–—-]\s|--?[\p{L}\p{N}])/u.test(text);
+  !bulletOrOptionStart.test(text);
 
 /**
  * The lines that start a block because a heading set apart by its style ends before them or starts
@@ -384,13 +241,23 @@ function edgeLines(lines: readonly string[]): string[] {
   return [...new Set([...text.slice(0, EDGE_LINES), ...text.slice(-EDGE_LINES)])];
 }
 
-/** Drops the page's leading and trailing lines that are running headers, footers or page numbers. */
-function trimEdges(lines: string[], repeated: ReadonlySet<string>): string[] {
+/**
+ * Drops the page's leading and trailing lines that are running headers, footers or page numbers.
+ * `lone`: the document's only page, where nothing repeats; there a block of one line of cells at
+ * the very top or bottom (a header or footer set across the measure: "Besser schlafen⇥Starterwissen",
+ * "Mia Coaching – Wissensreihe⇥Seite 1") is one too, since a table has a head row and rows.
+ */
+function trimEdges(lines: string[], repeated: ReadonlySet<string>, lone = false): string[] {
   const droppable = (line: string) => line.trim() === '' || pageNumberLine.test(line.trim()) || repeated.has(edgeKey(line));
   let start = 0;
   let end = lines.length;
   for (let seen = 0; start < end && droppable(lines[start] ?? '') && seen < EDGE_LINES * 3; seen++) start++;
   for (let seen = 0; end > start && droppable(lines[end - 1] ?? '') && seen < EDGE_LINES * 3; seen++) end--;
+  if (lone) {
+    const loneRow = (at: number, beside: number) => (lines[at] ?? '').includes('\t') && (lines[beside] ?? '').trim() === '';
+    if (start + 1 < end && loneRow(start, start + 1)) start++;
+    if (end - 1 > start && loneRow(end - 1, end - 2)) end--;
+  }
   return lines.slice(start, end);
 }
 
@@ -423,13 +290,13 @@ export function documentText(pages: readonly string[]): string {
   }
   const textPages = pageLines.filter((lines) => lines.some((line) => line.trim() !== '')).length;
   // A line counts as running header or footer when it sits at the edge of at least half of the
-  // pages (and of two pages at least); a lone page cannot tell.
+  // pages (and of two pages at least); a lone page cannot tell by repetition (trimEdges()).
   const repeated = new Set(
     textPages < 2 ? [] : [...seenOn].filter(([key, count]) => key !== '' && count >= Math.max(2, Math.ceil(textPages / 2))).map(([key]) => key),
   );
   let text = '';
   for (const lines of pageLines) {
-    const page = trimEdges(lines, repeated).join('\n').trim();
+    const page = trimEdges(lines, repeated, textPages === 1).join('\n').trim();
     if (page === '') continue;
     if (text === '') text = page;
     else {

@@ -29,11 +29,14 @@ export function isAdminSession(session: Session | null): session is Session {
   return session?.user.app_metadata.role === 'admin';
 }
 
-/** Signs in with e-mail and password and returns the admin session. */
-export async function signInAsAdmin(email: string, password: string): Promise<Session> {
+/**
+ * Signs in with e-mail and password and returns the admin session. `captchaToken`: the Turnstile
+ * widget's token, which Supabase Auth's CAPTCHA protection asks for where the operator set it up.
+ */
+export async function signInAsAdmin(email: string, password: string, captchaToken?: string): Promise<Session> {
   let result: Awaited<ReturnType<ReturnType<typeof getSupabase>['auth']['signInWithPassword']>>;
   try {
-    result = await getSupabase().auth.signInWithPassword({ email, password });
+    result = await getSupabase().auth.signInWithPassword({ email, password, ...(captchaToken ? { options: { captchaToken } } : {}) });
   } catch {
     throw new LoginError(loginMessages.unexpected);
   }

@@ -92,13 +92,11 @@ describe('warmUpCoach', () => {
   it("sends the function one warm-up GET to the first question's URL through the SDK, once per page view", async () => {
     requests.length = 0;
     answer = () => new Response(null, { status: 204 });
-    preloadCoach();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await preloadCoach();
     // Loading the SDK sends nothing.
     expect(requests).toHaveLength(0);
-    warmUpCoach();
-    warmUpCoach();
-    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    await Promise.all([warmUpCoach(), warmUpCoach()]);
+    expect(requests).toHaveLength(1);
     const [warmUp] = requests;
     expect(warmUp?.method).toBe('GET');
     expect(warmUp?.url).toBe(`${coachUrl}/chat/completions`);
@@ -111,8 +109,7 @@ describe('warmUpCoach', () => {
     const sdkHeaders = (headers: Headers | undefined) => [...(headers?.keys() ?? [])].filter((name) => name.startsWith('x-stainless-')).sort();
     expect(sdkHeaders(question?.headers)).not.toEqual([]);
     expect(sdkHeaders(question?.headers).filter((name) => !sdkHeaders(warmUp?.headers).includes(name))).toEqual([]);
-    warmUpCoach();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await warmUpCoach();
     expect(requests.filter((request) => request.method === 'GET')).toHaveLength(1);
   });
 });
@@ -130,6 +127,6 @@ describe('sendRating', () => {
 
   it('rejects when the function refuses', async () => {
     answer = () => jsonResponse(404, { error: { message: 'not found', code: 'not_found' } });
-    await expect(sendRating('unknown', 3)).rejects.toThrow('rating refused: 404');
+    await expect(sendRating('unknown', 3)).rejects.toMatchObject({ name: 'FunctionCallError', status: 404, code: 'not_found' });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The live coach's calls: the chat (an OpenAI-compatible endpoint of the project's `coach`
- * function, through the `openai` SDK) and the conversation rating.
+ * function, through the `openai` SDK) and the conversation rating (edgeFunctions.ts, as every
+ * other call of a function).
  *
  * The SDK runs in the browser with `dangerouslyAllowBrowser`. That flag guards against shipping a
  * secret OpenAI key to visitors; here the "API key" is the project's public anon key (it is in
@@ -11,7 +12,8 @@
  */
 import type OpenAI from 'openai';
 import { env } from '../config/env';
-import { functionUrl } from './functionsUrl';
+import { callFunction, functionUrl } from './edgeFunctions';
+import { visitorToken } from './visitorSession';
 
 export interface CoachMessage {
   role: 'user' | 'assistant';
@@ -61,9 +63,15 @@ function coachClient(): Promise<OpenAI> {
   return client;
 }
 
-/** Starts loading the SDK ahead of the first question (the page calls it when the chat opens). */
-export function preloadCoach(): void {
-  coachClient().catch(() => undefined);
+/**
+ * Starts loading the SDK ahead of the first question (the page calls it when the chat opens);
+ * resolves when it is loaded, or could not be (the question then says so).
+ */
+export function preloadCoach(): Promise<void> {
+  return coachClient().then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 let warmedUp = false;
@@ -74,13 +82,17 @@ let warmedUp = false;
  * one the first question would need (same URL, the SDK's same headers), so the browser has it
  * cached by then; on Supabase it also starts an instance of the function. Once per page view; the
  * session calls it once the greeting sounds, so that it does not compete with the greeting.
+ * Resolves when the request is answered (at once when it was sent before).
  */
-export function warmUpCoach(): void {
-  if (warmedUp) return;
+export function warmUpCoach(): Promise<void> {
+  if (warmedUp) return Promise.resolve();
   warmedUp = true;
-  void coachClient()
+  return coachClient()
     .then((openai) => openai.get('/chat/completions', { maxRetries: 0 }))
-    .catch(() => undefined);
+    .then(
+      () => undefined,
+      () => undefined,
+    );
 }
 
 function isAbort(error: unknown, signal?: AbortSignal): boolean {
@@ -117,12 +129,16 @@ export async function startCoachReply(
   { conversationId, signal }: { conversationId?: string | null; signal?: AbortSignal } = {},
 ): Promise<CoachReply> {
   try {
-    const openai = await coachClient();
+    const [openai, token] = await Promise.all([coachClient(), visitorToken()]);
     const { data, response } = await openai.chat.completions
       .create(
         // The function decides the model; the SDK's type only needs a name here.
         { model: 'coach', messages: messages.map(({ role, content }) => ({ role, content })), stream: true },
-        { signal: signal ?? null, headers: conversationId ? { 'x-conversation-id': conversationId } : {} },
+        {
+          signal: signal ?? null,
+          // The visitor's session where Turnstile asks for one (./visitorSession.ts), else the anon key.
+          headers: { Authorization: `Bearer ${token}`, ...(conversationId ? { 'x-conversation-id': conversationId } : {}) },
+        },
       )
       .withResponse();
     return {
@@ -136,18 +152,10 @@ export async function startCoachReply(
   }
 }
 
-export class RatingError extends Error {
-  override readonly name = 'RatingError';
-}
-
-/** Rates a conversation 1–5 (rating again overwrites). */
+/**
+ * Rates a conversation 1–5, once: the coach keeps the first rating (a second one is refused, 409).
+ * Made as the visitor (./visitorSession.ts). Rejects with FunctionCallError or VisitorSessionError.
+ */
 export async function sendRating(conversationId: string, rating: number): Promise<void> {
-  const response = await fetch(`${functionUrl('coach')}/rating`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${env.VITE_SUPABASE_ANON_KEY}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ conversationId, rating }),
-  }).catch((error: unknown) => {
-    throw new RatingError(error instanceof Error ? error.message : String(error));
-  });
-  if (!response.ok) throw new RatingError(`rating refused: ${response.status}`);
+  await callFunction('coach', { path: 'rating', json: { conversationId, rating }, accessToken: await visitorToken() });
 }

@@ -10,7 +10,8 @@ import type { Database } from '../types/database';
 import * as lifecycle from './documentLifecycle';
 import { BUCKET, DocumentError, documentMessages } from './documentLifecycle';
 import { getSupabase } from './supabase';
-import { EmbeddingRequestError, embedPendingPassages } from './embeddings';
+import { FunctionCallError } from './edgeFunctions';
+import { embedPendingPassages } from './embeddings';
 
 export { BUCKET, DocumentError, documentMessages, refreshFailed, reprocessFailed, type DocumentRefusal } from './documentLifecycle';
 
@@ -209,7 +210,7 @@ export async function embedNewPassages(): Promise<void> {
   try {
     await embedPendingPassages(token);
   } catch (error) {
-    if (error instanceof EmbeddingRequestError) console.error('[admin] embeddings not created:', error);
+    if (error instanceof FunctionCallError && error.status !== null) console.error('[admin] embeddings not created:', error);
   }
 }
 /** See documentLifecycle.markDocumentFailed. */

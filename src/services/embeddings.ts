@@ -1,10 +1,9 @@
 /**
  * The admin-only `embed` function: passages of the knowledge base that wait for an embedding (the
  * hybrid search with OPENAI_API_KEY), and embedding them. Without the key the function embeds
- * nothing and says so (`enabled: false`).
+ * nothing and says so (`enabled: false`). Failures reject with FunctionCallError.
  */
-import { env } from '../config/env';
-import { functionUrl } from './functionsUrl';
+import { callFunctionJson } from './edgeFunctions';
 
 export interface EmbeddingStatus {
   /** Whether the server has a language model key, i.e. whether the search is hybrid. */
@@ -15,19 +14,8 @@ export interface EmbeddingStatus {
   pending: number;
 }
 
-export class EmbeddingRequestError extends Error {
-  constructor(readonly status: number) {
-    super(`embed answered ${String(status)}`);
-  }
-}
-
 async function call(accessToken: string, method: 'GET' | 'POST'): Promise<EmbeddingStatus> {
-  const response = await fetch(functionUrl('embed'), {
-    method,
-    headers: { authorization: `Bearer ${accessToken}`, apikey: env.VITE_SUPABASE_ANON_KEY },
-  });
-  if (!response.ok) throw new EmbeddingRequestError(response.status);
-  const body = (await response.json()) as Record<string, unknown>;
+  const body = await callFunctionJson('embed', { method, accessToken });
   const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
   return { enabled: body.enabled === true, embedded: count(body.embedded), pending: count(body.pending) };
 }

@@ -11,7 +11,7 @@
  * off, the connection lost), with the function's catalogue message where it sent one.
  */
 import { env } from '../config/env';
-import { functionUrl } from './functionsUrl';
+import { callFunctionJson, functionUrl } from './edgeFunctions';
 import { SpeechRecognitionError } from './speechRecognition';
 
 /** The rate the function takes (16 kHz, 16-bit mono). */
@@ -46,15 +46,10 @@ let capability: Promise<SpeechStreamCapability> | null = null;
 
 /** Whether streaming is available and whether every browser should use it; asked once per page view. */
 export function speechStreamCapability(): Promise<SpeechStreamCapability> {
-  capability ??= fetch(functionUrl('stt-stream'), { headers: { Authorization: `Bearer ${env.VITE_SUPABASE_ANON_KEY}` } })
-    .then((response) => (response.ok ? (response.json() as Promise<unknown>) : null))
-    .then(
-      (body) => {
-        const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-        return { available: record.available === true, everyBrowser: record.available === true && record.everyBrowser === true };
-      },
-      () => ({ available: false, everyBrowser: false }),
-    );
+  capability ??= callFunctionJson('stt-stream').then(
+    (record) => ({ available: record.available === true, everyBrowser: record.available === true && record.everyBrowser === true }),
+    () => ({ available: false, everyBrowser: false }),
+  );
   return capability;
 }
 

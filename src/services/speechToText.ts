@@ -7,34 +7,22 @@
  * coach treats both paths alike: 'denied' (no microphone access), 'noSpeech' (nothing understood),
  * 'unsupported' (no provider on the server), 'failed'.
  */
-import { env } from '../config/env';
 import { encodeWav, wavSeconds } from '../lib/wav';
-import { functionUrl } from './functionsUrl';
+import { callFunctionJson, FunctionCallError, providerAvailable } from './edgeFunctions';
 import { SpeechRecognitionError } from './speechRecognition';
+import { visitorToken, VisitorSessionError } from './visitorSession';
 
 /** The function's limit for one segment. */
 export const MAX_UTTERANCE_MS = 60_000;
 /** Context sent with a segment: the end of what the visitor said before it. */
 const MAX_PREVIOUS_TEXT = 500;
 
-let available: Promise<boolean> | null = null;
-
-/** Whether the `stt` function has a provider; asked once per page view. */
+/**
+ * Whether the `stt` function has a provider; asked once per page view. A failed question counts as
+ * none: the visitor is told at once that voice input is missing, rather than after speaking.
+ */
 export function serverTranscriptionAvailable(): Promise<boolean> {
-  available ??= fetch(functionUrl('stt'), { headers: { Authorization: `Bearer ${env.VITE_SUPABASE_ANON_KEY}` } })
-    .then((response) => (response.ok ? (response.json() as Promise<unknown>) : null))
-    .then(
-      (body) => typeof body === 'object' && body !== null && 'available' in body && body.available === true,
-      () => false,
-    );
-  return available;
-}
-
-/** The `code` of the functions' error body `{ error: { message, code } }`, or ''. */
-function errorCode(body: unknown): string {
-  if (typeof body !== 'object' || body === null || !('error' in body)) return '';
-  const { error } = body;
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : '';
+  return providerAvailable('stt').then((available) => available ?? false);
 }
 
 /**
@@ -49,30 +37,26 @@ export async function transcribeSpeech(
 ): Promise<string> {
   const wav = encodeWav(samples.subarray(0, Math.round((MAX_UTTERANCE_MS / 1000) * sampleRate)), sampleRate);
   const context = previousText.slice(-MAX_PREVIOUS_TEXT);
-  let response: Response;
+  let body: Record<string, unknown>;
   try {
-    response = await fetch(functionUrl('stt'), {
-      method: 'POST',
+    body = await callFunctionJson('stt', {
+      body: wav,
+      contentType: 'audio/wav',
+      // The visitor's session where Turnstile asks for one (./visitorSession.ts), else the anon key.
+      accessToken: await visitorToken(),
       headers: {
-        Authorization: `Bearer ${env.VITE_SUPABASE_ANON_KEY}`,
-        'Content-Type': 'audio/wav',
         'x-audio-duration': wavSeconds(wav).toFixed(2),
         // Headers carry ASCII only: the German text goes URI-encoded.
         ...(context ? { 'x-previous-text': encodeURIComponent(context) } : {}),
       },
-      body: wav,
-      signal: signal ?? null,
+      signal,
     });
   } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new SpeechRecognitionError('failed', error instanceof Error ? error.message : 'network');
+    if (error instanceof VisitorSessionError) throw new SpeechRecognitionError('failed', error.message);
+    if (!(error instanceof FunctionCallError)) throw error;
+    if (error.code === 'not_configured') throw new SpeechRecognitionError('unsupported', error.code);
+    if (error.code === 'empty_audio') throw new SpeechRecognitionError('noSpeech', error.code);
+    throw new SpeechRecognitionError('failed', error.code ?? (error.status === null ? error.message : `http ${String(error.status)}`));
   }
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const code = errorCode(body);
-    if (code === 'not_configured') throw new SpeechRecognitionError('unsupported', code);
-    if (code === 'empty_audio') throw new SpeechRecognitionError('noSpeech', code);
-    throw new SpeechRecognitionError('failed', code || `http ${String(response.status)}`);
-  }
-  return typeof body === 'object' && body !== null && 'text' in body && typeof body.text === 'string' ? body.text.trim() : '';
+  return typeof body.text === 'string' ? body.text.trim() : '';
 }

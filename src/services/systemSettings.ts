@@ -1,10 +1,11 @@
 /**
  * The admin-only `system-settings` function: whether the provider keys are set on the server
- * (masked, never the key) and clearing the coach's cached voice audio; and the operator's switches
- * in `system_settings`, which admins read and change directly (row level security).
+ * (masked, never the key), today's spend against the caps (with how many clients spent it, the
+ * caps crossed and the budgets too small for a new visitor's first question), and clearing the coach's cached voice
+ * audio (failures reject with FunctionCallError); and the operator's switches in `system_settings`,
+ * which admins read and change directly (row level security).
  */
-import { env } from '../config/env';
-import { functionUrl } from './functionsUrl';
+import { callFunctionJson } from './edgeFunctions';
 import { getSupabase } from './supabase';
 
 export interface KeyStatus {
@@ -18,10 +19,6 @@ export interface ProviderKeys {
   voice: KeyStatus;
 }
 
-function headers(accessToken: string): Record<string, string> {
-  return { authorization: `Bearer ${accessToken}`, apikey: env.VITE_SUPABASE_ANON_KEY };
-}
-
 function keyStatus(value: unknown): KeyStatus {
   if (typeof value !== 'object' || value === null) return { configured: false, masked: null };
   const record = value as Record<string, unknown>;
@@ -32,46 +29,104 @@ function keyStatus(value: unknown): KeyStatus {
 }
 
 export async function fetchProviderKeys(accessToken: string): Promise<ProviderKeys> {
-  const response = await fetch(functionUrl('system-settings'), { headers: headers(accessToken) });
-  if (!response.ok) throw new Error(`system-settings answered ${String(response.status)}`);
-  const body = (await response.json()) as Record<string, unknown>;
+  const body = await callFunctionJson('system-settings', { accessToken });
   return { languageModel: keyStatus(body.languageModel), voice: keyStatus(body.voice) };
 }
 
 /** Removes every cached voice recording; returns how many were removed. */
 export async function clearVoiceCache(accessToken: string): Promise<number> {
-  const response = await fetch(`${functionUrl('system-settings')}/clear-tts-cache`, {
-    method: 'POST',
-    headers: headers(accessToken),
-  });
-  if (!response.ok) throw new Error(`clear-tts-cache answered ${String(response.status)}`);
-  const body = (await response.json()) as { removed?: unknown };
+  const body = await callFunctionJson('system-settings', { method: 'POST', path: 'clear-tts-cache', accessToken });
   return typeof body.removed === 'number' ? body.removed : 0;
 }
 
-/** Today's spend of each kind the daily caps limit (the operator's day in Germany). */
+/** Figures of each kind the daily caps limit (the operator's day in Germany). */
 export interface UsageFigures {
   modelTokens: number;
   ttsCharacters: number;
   sttSeconds: number;
+  /** The knowledge base's embeddings (admins), on a cap of their own. */
+  embeddingTokens: number;
+}
+
+export type UsageKind = keyof UsageFigures;
+/** The kinds visitors spend, each with a budget per client and per network. */
+export type VisitorUsageKind = Exclude<UsageKind, 'embeddingTokens'>;
+
+/** A cap crossed today: 80 (% of it spent) or 100 (reached, requests refused). */
+export interface CapAlert {
+  kind: UsageKind;
+  threshold: 80 | 100;
+}
+
+/** A budget that cannot hold what a new visitor needs first, and the setting that fixes it. */
+export interface BudgetProblem {
+  kind: VisitorUsageKind;
+  scope: 'client' | 'network';
+  budget: number;
+  needed: number;
+  fix: { setting: string; value: number };
 }
 
 export interface Usage {
   caps: UsageFigures;
   today: UsageFigures;
+  /** How many clients spent each kind today. */
+  clients: Record<VisitorUsageKind, number>;
+  alerts: CapAlert[];
+  problems: BudgetProblem[];
 }
 
+const KIND_NAMES: Record<string, UsageKind> = {
+  model_tokens: 'modelTokens',
+  tts_characters: 'ttsCharacters',
+  stt_seconds: 'sttSeconds',
+  embedding_tokens: 'embeddingTokens',
+};
+
+const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+const count = (field: unknown) => (typeof field === 'number' && Number.isFinite(field) ? field : 0);
+
 function figures(value: unknown): UsageFigures {
-  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  const number = (field: unknown) => (typeof field === 'number' && Number.isFinite(field) ? field : 0);
-  return { modelTokens: number(record.modelTokens), ttsCharacters: number(record.ttsCharacters), sttSeconds: number(record.sttSeconds) };
+  const fields = record(value);
+  return {
+    modelTokens: count(fields.modelTokens),
+    ttsCharacters: count(fields.ttsCharacters),
+    sttSeconds: count(fields.sttSeconds),
+    embeddingTokens: count(fields.embeddingTokens),
+  };
+}
+
+function alerts(value: unknown): CapAlert[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item) => {
+    const fields = record(item);
+    const kind = typeof fields.kind === 'string' ? KIND_NAMES[fields.kind] : undefined;
+    const threshold = fields.threshold === 80 || fields.threshold === 100 ? fields.threshold : null;
+    return kind && threshold ? [{ kind, threshold }] : [];
+  });
+}
+
+function problems(value: unknown): BudgetProblem[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item) => {
+    const fields = record(item);
+    const kind = typeof fields.kind === 'string' ? KIND_NAMES[fields.kind] : undefined;
+    const fix = record(fields.fix);
+    if (!kind || kind === 'embeddingTokens' || (fields.scope !== 'client' && fields.scope !== 'network') || typeof fix.setting !== 'string') return [];
+    return [{ kind, scope: fields.scope, budget: count(fields.budget), needed: count(fields.needed), fix: { setting: fix.setting, value: count(fix.value) } }];
+  });
 }
 
 export async function fetchUsage(accessToken: string): Promise<Usage> {
-  const response = await fetch(`${functionUrl('system-settings')}/usage`, { headers: headers(accessToken) });
-  if (!response.ok) throw new Error(`usage answered ${String(response.status)}`);
-  const body = (await response.json()) as Record<string, unknown>;
-  return { caps: figures(body.caps), today: figures(body.today) };
+  const body = await callFunctionJson('system-settings', { path: 'usage', accessToken });
+  const clients = figures(body.clients);
+  return {
+    caps: figures(body.caps),
+    today: figures(body.today),
+    clients: { modelTokens: clients.modelTokens, ttsCharacters: clients.ttsCharacters, sttSeconds: clients.sttSeconds },
+    alerts: alerts(body.alerts),
+    problems: problems(body.problems),
+  };
 }
 
 /**

@@ -3,9 +3,9 @@
  * never sees it). `openSpeech` starts one piece's synthesis and hands over its PCM stream as it
  * arrives; speechQueue.ts plays it.
  */
-import { env } from '../config/env';
-import { functionUrl } from './functionsUrl';
-import type { VoiceSettings } from './voiceConfig';
+import { callFunction, FunctionCallError, providerAvailable, providerMissing } from './edgeFunctions';
+import { visitorToken } from './visitorSession';
+import { toStoredVoiceSettings, type BrowserVoiceSettings } from '../../supabase/functions/_shared/voiceSettings';
 import { catalogue } from '../../supabase/functions/_shared/catalogue';
 import { TtsError } from './speechErrors';
 
@@ -17,7 +17,7 @@ export interface SpeechOptions {
   /** Ask the function to cache the audio (the greeting: the same text every time). */
   cache?: boolean;
   /** Unsaved settings to try out; the function honours them only for an admin's token. */
-  voiceSettings?: VoiceSettings;
+  voiceSettings?: BrowserVoiceSettings;
   /** The signed-in user's access token; the public anon key otherwise. */
   accessToken?: string;
   signal?: AbortSignal;
@@ -27,18 +27,6 @@ function headerNumber(response: Response, name: string, min: number, max: number
   const value = Number(response.headers.get(name) ?? fallback);
   if (!Number.isFinite(value) || value <= 0) return fallback;
   return Math.min(max, Math.max(min, value));
-}
-
-async function errorOf(response: Response): Promise<TtsError> {
-  const body: unknown = await response.json().catch(() => null);
-  if (typeof body === 'object' && body !== null && 'error' in body) {
-    const { error } = body;
-    if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') {
-      const code = 'code' in error && typeof error.code === 'string' ? error.code : 'error';
-      return new TtsError(error.message, code, response.status);
-    }
-  }
-  return new TtsError(catalogue.voiceApiStatus(response.status), 'error', response.status);
 }
 
 let savedVoice: Promise<{ rate: number; pitch: number }> | null = null;
@@ -57,21 +45,13 @@ function savedBrowserVoice(): Promise<{ rate: number; pitch: number }> {
   return savedVoice;
 }
 
-let availability: Promise<boolean> | null = null;
-
 /**
  * Whether the `tts` function has a voice provider, asked once per page view: without one the
  * browser's own voice speaks from the start, instead of a refused request for every sentence.
  * A failed question counts as available (the request itself then says what is wrong).
  */
 export function voiceProviderAvailable(): Promise<boolean> {
-  availability ??= fetch(functionUrl('tts'), { headers: { Authorization: `Bearer ${env.VITE_SUPABASE_ANON_KEY}` } })
-    .then((response) => (response.ok ? (response.json() as Promise<unknown>) : null))
-    .then(
-      (body) => !(typeof body === 'object' && body !== null && 'available' in body && body.available === false),
-      () => true,
-    );
-  return availability;
+  return providerAvailable('tts').then((available) => available ?? true);
 }
 
 /** Speech ready to play: raw PCM arriving from the provider, or the browser's own voice. */
@@ -85,7 +65,7 @@ export interface StreamOptions extends SpeechOptions {
   previousText?: string;
 }
 
-async function browserVoice(voiceSettings: VoiceSettings | undefined): Promise<SpeechSource> {
+async function browserVoice(voiceSettings: BrowserVoiceSettings | undefined): Promise<SpeechSource> {
   const voice = voiceSettings ? { rate: voiceSettings.speed, pitch: voiceSettings.pitch } : await savedBrowserVoice();
   return { kind: 'browser', ...voice };
 }
@@ -106,36 +86,22 @@ export async function openSpeech(text: string, options: StreamOptions = {}): Pro
     format: 'pcm',
     ...(options.cache ? { cache: true } : {}),
     ...(options.previousText ? { previousText: options.previousText } : {}),
-    ...(voiceSettings
-      ? {
-          voiceSettings: {
-            stability: voiceSettings.stability,
-            similarity_boost: voiceSettings.similarityBoost,
-            style: voiceSettings.style,
-            use_speaker_boost: voiceSettings.useSpeakerBoost,
-            speed: voiceSettings.speed,
-            pitch: voiceSettings.pitch,
-          },
-        }
-      : {}),
+    ...(voiceSettings ? { voiceSettings: toStoredVoiceSettings(voiceSettings) } : {}),
   };
-  const response = await fetch(functionUrl('tts'), {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${options.accessToken ?? env.VITE_SUPABASE_ANON_KEY}`,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify(body),
-    signal: options.signal ?? null,
-  });
-  if (!response.ok) {
-    const error = await errorOf(response);
+  // The visitor's session where Turnstile asks for one; without it the browser's voice speaks.
+  const accessToken = options.accessToken ?? (await visitorToken().catch(() => null));
+  if (accessToken === null) return browserVoice(voiceSettings);
+  let response: Response;
+  try {
+    response = await callFunction('tts', { json: body, accessToken, signal: options.signal });
+  } catch (error) {
+    if (!(error instanceof FunctionCallError) || error.status === null) throw error;
     if (error.code === 'not_configured') {
-      availability = Promise.resolve(false);
+      providerMissing('tts');
       return browserVoice(voiceSettings);
     }
     if (error.code === 'spend_cap_reached' || error.code === 'budget_exhausted') return browserVoice(voiceSettings);
-    throw error;
+    throw new TtsError(error.catalogueMessage ?? catalogue.voiceApiStatus(error.status), error.code ?? 'error', error.status);
   }
   if (!response.body) throw new TtsError(emptyAudioMessage, 'empty_audio', response.status);
   return {

@@ -1,29 +1,20 @@
 /**
  * The coach's voice settings: the active voice_configs row. Anyone may read it (the coach uses it);
  * only admins may change it, which row level security enforces: a refused update changes no row
- * and returns none, so "nothing saved" counts as a failure here.
+ * and returns none, so "nothing saved" counts as a failure here. Their shape, bounds, defaults and
+ * stored names come from supabase/functions/_shared/voiceSettings.ts.
  */
 import { getSupabase } from './supabase';
 import { catalogue } from '../../supabase/functions/_shared/catalogue';
+import {
+  defaultVoiceSettings as storedDefaults,
+  fromStoredVoiceSettings,
+  toStoredVoiceSettings,
+  type BrowserVoiceSettings,
+} from '../../supabase/functions/_shared/voiceSettings';
 
-export interface VoiceSettings {
-  stability: number;
-  similarityBoost: number;
-  style: number;
-  useSpeakerBoost: boolean;
-  speed: number;
-  pitch: number;
-}
-
-/** The seed's defaults ("Standardwerte"). */
-export const defaultVoiceSettings: VoiceSettings = {
-  stability: 0.25,
-  similarityBoost: 0.75,
-  style: 0.45,
-  useSpeakerBoost: true,
-  speed: 1,
-  pitch: 1,
-};
+/** The seed's defaults ("Standardwerte"), as the browser holds them. */
+export const defaultVoiceSettings: BrowserVoiceSettings = fromStoredVoiceSettings(storedDefaults);
 
 export const voiceSaveMessages = {
   saved: catalogue.voiceSettingsSaved,
@@ -39,31 +30,16 @@ export class VoiceSaveError extends Error {
 
 const columns = 'stability, similarity_boost, style, use_speaker_boost, speed, pitch';
 
-export async function loadActiveVoiceSettings(): Promise<VoiceSettings> {
+export async function loadActiveVoiceSettings(): Promise<BrowserVoiceSettings> {
   const { data, error } = await getSupabase().from('voice_configs').select(columns).eq('is_active', true).maybeSingle();
   if (error) throw new Error(`Failed to load voice settings: ${error.message}`);
-  if (!data) return defaultVoiceSettings;
-  return {
-    stability: data.stability,
-    similarityBoost: data.similarity_boost,
-    style: data.style,
-    useSpeakerBoost: data.use_speaker_boost,
-    speed: data.speed,
-    pitch: data.pitch,
-  };
+  return data ? fromStoredVoiceSettings(data) : defaultVoiceSettings;
 }
 
-export async function saveVoiceSettings(settings: VoiceSettings): Promise<void> {
+export async function saveVoiceSettings(settings: BrowserVoiceSettings): Promise<void> {
   const { data, error } = await getSupabase()
     .from('voice_configs')
-    .update({
-      stability: settings.stability,
-      similarity_boost: settings.similarityBoost,
-      style: settings.style,
-      use_speaker_boost: settings.useSpeakerBoost,
-      pitch: settings.pitch,
-      speed: settings.speed,
-    })
+    .update(toStoredVoiceSettings(settings))
     .eq('is_active', true)
     .select('id');
   if (error) throw new VoiceSaveError(error.message);

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { captchaSecret } from './auth/captcha';
 
 export const LOCAL_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
 export const LOCAL_ANON_KEY =
@@ -68,6 +69,14 @@ export interface LocalStackConfig {
    */
   signInRateLimit?: { perFiveMinutes: number; burst: number };
   /**
+   * Supabase Auth's CAPTCHA protection with Cloudflare Turnstile (TURNSTILE_SECRET_KEY): one of
+   * Cloudflare's test secrets, since the stack never calls out (auth/captcha.ts); null when unset.
+   * Set, it also opens anonymous sign-ins and makes the spending functions require a session.
+   */
+  captchaSecret?: string | null;
+  /** Anonymous sign-ins per hour and address (config.toml `[auth.rate_limit] anonymous_users`). */
+  anonymousSignInsPerHour?: number;
+  /**
    * Told of every request once its response has been sent or cut off (a bench's timeline of the
    * stack's work; never set by `npm start`); a request whose client left before the service
    * answered is not reported. Times are wall-clock milliseconds
@@ -122,5 +131,6 @@ export function configFromEnv(env: Record<string, string> = loadEnvFiles()): Loc
     maxBodyBytes: 25 * 1024 * 1024,
     functionEnv: env,
     allowRemote: env.SUPABASE_LOCAL_ALLOW_REMOTE === '1',
+    captchaSecret: captchaSecret(env.TURNSTILE_SECRET_KEY),
   };
 }

@@ -136,6 +136,7 @@ export function createFunctionsService(ctx: StackContext): FunctionsService {
   }
 
   const sockets = createFunctionSockets();
+  const trustedHeader = () => ctx.config.functionEnv.CLIENT_IP_HEADER?.trim().toLowerCase() || 'x-forwarded-for';
 
   /** The function's file and the request as the function sees it, or the gateway's own answer. */
   async function prepare(request: Request, path: string): Promise<{ file: string; name: string; request: Request } | Response> {
@@ -157,7 +158,7 @@ export function createFunctionsService(ctx: StackContext): FunctionsService {
     const headers = new Headers(request.headers);
     // As behind Supabase's gateway, the function learns the client's address from the trusted
     // header (rate limits key on it); whatever the client wrote there itself is overwritten.
-    const trusted = ctx.config.functionEnv.CLIENT_IP_HEADER?.trim().toLowerCase() || 'x-forwarded-for';
+    const trusted = trustedHeader();
     const address = remoteAddress(request);
     headers.delete(trusted);
     if (address) headers.set(trusted, address);
@@ -174,6 +175,8 @@ export function createFunctionsService(ctx: StackContext): FunctionsService {
   async function run(name: string, file: string, request: Request): Promise<Response> {
     const env: Record<string, string> = {
       ...ctx.config.functionEnv,
+      // The stack is the gateway: it tells its functions which header it writes the address into.
+      CLIENT_IP_HEADER: trustedHeader(),
       // Reserved on Supabase: the platform sets these and secrets cannot override them. The
       // stack's own origin, never one taken from the request: the service key goes there.
       SUPABASE_URL: ctx.origin(),

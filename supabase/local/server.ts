@@ -17,6 +17,7 @@ import { BodyTooLargeError, json, sendResponse, toRequest } from './http';
 import { originAllowed } from './origins';
 import { createRealtimeServer, type RealtimeServer } from './realtime';
 import { createRestService } from './rest';
+import { startRetentionSweeps } from './retention';
 import { createStorageService } from './storage';
 import type { Service, StackContext } from './types';
 
@@ -96,6 +97,10 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
   }
 
   const functions = createFunctionsService(ctx);
+  // pg_cron's part on Supabase: open questions past their retention go now and every hour.
+  const sweeps = startRetentionSweeps(db, (error) => console.error('[supabase-local] retention sweep failed:', error));
+  await sweeps.started;
+
   const services: Record<string, Service> = {
     '/auth/v1': createAuthService(ctx),
     '/rest/v1': createRestService(ctx),
@@ -185,6 +190,7 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
       config,
       async close() {
         await functions.closeSockets();
+        await sweeps.close();
         await realtime?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
@@ -197,6 +203,7 @@ export async function startLocalStack(config: LocalStackConfig): Promise<LocalSt
     };
     return stack;
   } catch (error) {
+    await sweeps.close();
     await realtime?.close();
     server.close();
     await db.close();

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { entryStart } from '../../src/lib/pdfTextLayout';
+import { entryStart } from '../../supabase/functions/_shared/listEntry';
 import { actors, attempt, insertDocument, run, useDatabase } from './fixtures';
 
 const fixture = useDatabase();

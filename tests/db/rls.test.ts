@@ -57,6 +57,7 @@ beforeAll(async () => {
   await db.exec(`
     insert into public.voice_configs (stability, is_active) values (0.5, false);
     insert into public.conversations (message_count, rating) values (4, 5), (2, null);
+    insert into public.open_questions (question) values ('Was kostet ein Coaching?');
   `);
   await db.exec(`
     insert into storage.buckets (id, name, public) values ('archive', 'archive', false), ('spare', 'spare', false);
@@ -199,7 +200,7 @@ const tableCases: Case[] = [
   },
   // conversations: written by the coach function (service role); admins read
   // The guard's counters: no role but the service role (the functions) reaches them.
-  ...(['request_counts', 'active_streams', 'daily_spend', 'client_spend', 'spend_reservations'] as const).flatMap((table): Case[] => [
+  ...(['request_counts', 'active_streams', 'daily_spend', 'client_spend', 'spend_reservations', 'spend_alerts'] as const).flatMap((table): Case[] => [
     {
       name: `${table}: select`,
       sql: `select count(*) from public.${table}`,
@@ -223,13 +224,62 @@ const tableCases: Case[] = [
   },
   {
     name: 'conversations: update (rating)',
-    sql: 'update public.conversations set rating = 1',
-    expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(2) },
+    // A rated conversation keeps its rating (the table refuses a second one, see schema.test.ts).
+    sql: 'update public.conversations set rating = 1 where rating is null',
+    expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(1) },
   },
   {
     name: 'conversations: delete',
     sql: 'delete from public.conversations',
     expect: { anon: affected(0), member: affected(0), admin: affected(0), service_role: affected(2) },
+  },
+  // open_questions: written by the coach function (service role); admins read, mark and dismiss
+  {
+    name: 'open_questions: select',
+    sql: 'select id, question from public.open_questions',
+    expect: { anon: denied, member: rows(0), admin: rows(1), service_role: rows(1) },
+  },
+  {
+    name: 'open_questions: insert',
+    sql: `insert into public.open_questions (question) values ('Gibt es Rabatt für Studierende?') returning id`,
+    expect: { anon: denied, member: denied, admin: denied, service_role: rows(1) },
+  },
+  {
+    name: 'open_questions: update (answered by a processed document)',
+    sql: `update public.open_questions set answered_by = $1, answered_title = 'leitfaden.pdf', answered_at = now()`,
+    params: () => [documentId],
+    expect: { anon: denied, member: affected(0), admin: affected(1), service_role: affected(1) },
+  },
+  {
+    name: 'open_questions: update (text or count)',
+    sql: `update public.open_questions set question = 'Etwas anderes?', ask_count = 99`,
+    expect: { anon: denied, member: denied, admin: denied, service_role: affected(1) },
+  },
+  {
+    name: 'open_questions: delete (Erledigt)',
+    sql: 'delete from public.open_questions',
+    expect: { anon: denied, member: affected(0), admin: affected(1), service_role: affected(1) },
+  },
+  // system_settings: one row; admins read it and turn the switch
+  {
+    name: 'system_settings: select',
+    sql: 'select record_open_questions from public.system_settings',
+    expect: { anon: denied, member: rows(0), admin: rows(1), service_role: rows(1) },
+  },
+  {
+    name: 'system_settings: insert',
+    sql: 'insert into public.system_settings (id) values (true) returning id',
+    expect: { anon: denied, member: denied, admin: denied, service_role: { fails: '23505' } },
+  },
+  {
+    name: 'system_settings: update (the switch)',
+    sql: 'update public.system_settings set record_open_questions = false',
+    expect: { anon: denied, member: affected(0), admin: affected(1), service_role: affected(1) },
+  },
+  {
+    name: 'system_settings: delete',
+    sql: 'delete from public.system_settings',
+    expect: { anon: denied, member: denied, admin: denied, service_role: affected(1) },
   },
   // storage: admins manage document-uploads and nothing else
   {
@@ -348,6 +398,16 @@ const functionCases: Case[] = [
     sql: 'select (public.begin_document_delete($1)).deleting_since is not null as value',
     params: () => [documentId],
     expect: { anon: denied, member: denied, admin: { value: true }, service_role: { value: true } },
+  },
+  {
+    name: 'record_open_question()',
+    sql: `select public.record_open_question('Wie lange dauert die Probezeit?', '192.0.2.1', 10) as value`,
+    expect: { anon: denied, member: denied, admin: denied, service_role: { value: 'kept' } },
+  },
+  {
+    name: 'clear_open_questions()',
+    sql: 'select public.clear_open_questions() as value',
+    expect: { anon: denied, member: denied, admin: { value: 1 }, service_role: { value: 1 } },
   },
   {
     name: 'admin_stats()',

@@ -4,6 +4,7 @@ import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { listMigrations } from '../../supabase/local/database';
+import { verifyJwtSettings } from '../../supabase/local/functions';
 import { actors, attempt, insertDocument, type Outcome, run, useDatabase } from './fixtures';
 
 const fixture = useDatabase();
@@ -120,7 +121,7 @@ describe('documents', () => {
     const published = await fixture.db.query<{ tablename: string }>(
       `select tablename from pg_publication_tables where pubname = 'supabase_realtime' order by 1`,
     );
-    expect(published.rows.map((row) => row.tablename)).toEqual(['documents']);
+    expect(published.rows.map((row) => row.tablename)).toEqual(['documents', 'open_questions']);
 
     const announced: string[] = [];
     const unlisten = await fixture.db.listen('supabase_local_changes', (payload) => announced.push(payload));
@@ -170,6 +171,50 @@ describe('conversations', () => {
   });
 });
 
+describe('ratings', () => {
+  const rate = async (id: string, rating: number) =>
+    (await run<{ result: string }>(fixture.db, actors.service, 'select public.rate_conversation($1, $2::smallint) as result', [id, rating]))[0]?.result;
+
+  it('keeps the first rating of a conversation: the function says so, and the table refuses a second', async () => {
+    const [row] = await run<{ id: string }>(fixture.db, actors.service, 'insert into public.conversations (message_count) values (1) returning id');
+    const id = row?.id ?? '';
+    expect(await rate(id, 4)).toBe('rated');
+    expect(await rate(id, 1)).toBe('already_rated');
+    expect(await rate('00000000-0000-4000-8000-0000000000ff', 5)).toBe('not_found');
+    // Not even the service role, which bypasses row level security, replaces a rating.
+    failsWith(await attempt(fixture.db, actors.service, 'update public.conversations set rating = 2 where id = $1', [id]), '23514');
+    const stored = await fixture.db.query<{ rating: number }>('select rating from public.conversations where id = $1', [id]);
+    expect(stored.rows).toEqual([{ rating: 4 }]);
+  });
+
+  it('is given by the coach function only', async () => {
+    for (const actor of [actors.anon, actors.member, actors.admin]) {
+      failsWith(await attempt(fixture.db, actor, `select public.rate_conversation('00000000-0000-4000-8000-0000000000ff', 3::smallint)`), '42501');
+    }
+  });
+});
+
+describe('sign-ups (the before-user-created hook)', () => {
+  const hook = async (user: Record<string, unknown>) =>
+    (await fixture.db.query<{ answer: unknown }>('select public.only_anonymous_sign_ups($1::jsonb) as answer', [JSON.stringify({ metadata: {}, user })]))
+      .rows[0]?.answer;
+
+  it('lets an anonymous visitor through and refuses every other sign-up', async () => {
+    expect(await hook({ is_anonymous: true })).toEqual({});
+    expect(await hook({ is_anonymous: false, email: 'neu@example.com' })).toMatchObject({ error: { http_code: 403 } });
+    expect(await hook({ email: 'neu@example.com' })).toMatchObject({ error: { http_code: 403 } });
+  });
+
+  it('is called by Supabase Auth alone', async () => {
+    const callers = await fixture.db.query<{ role: string }>(
+      `select r.rolname as role from pg_roles r
+        where has_function_privilege(r.oid, 'public.only_anonymous_sign_ups(jsonb)', 'execute')
+          and r.rolname in ('anon', 'authenticated', 'service_role', 'supabase_auth_admin') order by 1`,
+    );
+    expect(callers.rows).toEqual([{ role: 'supabase_auth_admin' }]);
+  });
+});
+
 describe('users (operator profiles)', () => {
   const id = '00000000-0000-4000-8000-00000000d001';
   const profile = async () =>
@@ -190,6 +235,14 @@ describe('users (operator profiles)', () => {
 
     await fixture.db.query('delete from auth.users where id = $1', [id]);
     expect(await profile()).toEqual([]);
+  });
+
+  it('leaves anonymous visitors out: they are no operators', async () => {
+    const visitor = '00000000-0000-4000-8000-00000000d002';
+    await fixture.db.query(`insert into auth.users (id, is_anonymous, raw_app_meta_data, created_at) values ($1, true, '{}', now())`, [visitor]);
+    const rows = await fixture.db.query('select 1 from public.users where id = $1', [visitor]);
+    expect(rows.rows).toEqual([]);
+    await fixture.db.query('delete from auth.users where id = $1', [visitor]);
   });
 });
 
@@ -261,6 +314,8 @@ describe('supabase/functions/_shared/database.types.ts', () => {
 
   function tsType(udtName: string, isEnum: boolean): string {
     if (isEnum) return `Database["public"]["Enums"]["${udtName}"]`;
+    // An array's udt_name is its element's with a leading underscore (text[] is _text).
+    if (udtName.startsWith('_')) return `${tsType(udtName.slice(1), false)}[]`;
     if (numberTypes.has(udtName)) return 'number';
     if (stringTypes.has(udtName)) return 'string';
     if (udtName === 'bool') return 'boolean';
@@ -514,5 +569,18 @@ describe('supabase/config.toml', () => {
     });
     const { rows } = await fixture.db.query('select id, public, file_size_limit, allowed_mime_types from storage.buckets order by id');
     expect(declared).toEqual(rows);
+  });
+
+  it('has the gateway check the JWT of every function that spends money (the visitor session is read from it, not checked again)', async () => {
+    const toml = await readFile(new URL('../../supabase/config.toml', import.meta.url), 'utf8');
+    const settings = verifyJwtSettings(toml);
+    expect(['coach', 'tts', 'stt'].map((name) => settings.get(name))).toEqual([true, true, true]);
+  });
+
+  it('keeps the e-mail provider on for the operators\' password sign-in, with sign-up itself closed', async () => {
+    const toml = await readFile(new URL('../../supabase/config.toml', import.meta.url), 'utf8');
+    const table = (name: string) => new RegExp(`^\\[${name.replace('.', '\\.')}\\]\\n((?:(?:#.*|\\w+ = .*)\\n)+)`, 'm').exec(toml)?.[1] ?? '';
+    expect(table('auth')).toMatch(/^enable_signup = false$/mu);
+    expect(table('auth.email')).toMatch(/^enable_signup = true$/mu);
   });
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { withClaims } from '../../supabase/local/database';
 import { actors, attempt, insertDocument, run, useDatabase } from './fixtures';
 
 interface Hit extends Record<string, unknown> {
@@ -162,6 +163,25 @@ describe('search_knowledge', () => {
     const [{ count } = { count: -1 }] = (await fixture.db.query<{ count: number }>('select count(*)::int as count from public.documents'))
       .rows;
     expect(count).toBe(4);
+  });
+
+  it('sends the client no notice, for any question', async () => {
+    const notices: string[] = [];
+    await withClaims(fixture.db, actors.service.claims, actors.service.role, async (tx) => {
+      // Plans made by earlier tests would hide what planning a statement reports.
+      await tx.query('discard plans');
+      for (const [question, previous] of [
+        ['Welche Atemtechnik hilft bei akutem Stress?', null],
+        ['Und wie lange?', 'Welche Atemtechnik hilft bei akutem Stress?'],
+        ['Was kostet ein Flug nach Mallorca?', null],
+        ['und oder der die das', null],
+      ]) {
+        await tx.query('select * from public.search_knowledge($1, 5, $2)', [question, previous], {
+          onNotice: (notice) => notices.push(notice.message ?? ''),
+        });
+      }
+    });
+    expect(notices).toEqual([]);
   });
 
   it('cuts very long questions instead of failing', async () => {

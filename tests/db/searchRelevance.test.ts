@@ -3,7 +3,7 @@
  * (private.lexical_candidates()), the floor, German documents before documents in another
  * language, follow-ups with the previous user turn, slips, compounds and synonyms, no
  * near-duplicates, at most five passages, and the evidence the offline coach reads
- * (private.passage_evidence()).
+ * (private.passage_evidence(), private.foreign_nouns()).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -18,7 +18,13 @@ interface Hit extends Record<string, unknown> {
   rank: number;
   matched_terms: string[];
   language: string;
-  evidence: { total: number; asked: number; asked_weight: number; terms: { term: string; weight: number; previous: boolean; words: string[] }[] };
+  evidence: {
+    total: number;
+    asked: number;
+    asked_weight: number;
+    terms: { term: string; weight: number; previous: boolean; named: boolean; words: string[] }[];
+    foreign: string[];
+  };
 }
 
 const stress = [
@@ -197,9 +203,29 @@ describe('search_knowledge relevance', () => {
     expect(hit?.evidence.asked_weight).toBeCloseTo(kuhl?.weight ?? Number.NaN, 5);
     expect(hit?.evidence.total).toBeCloseTo((kuhl?.weight ?? 0) + (schlafzimm?.weight ?? 0), 5);
     expect(hit?.evidence.terms).toEqual([
-      { term: 'kuhl', weight: expect.any(Number) as unknown, previous: false, words: ['kuhl'], related: [] },
-      { term: 'schlafzimm', weight: expect.any(Number) as unknown, previous: true, words: ['schlafzimm'], related: [] },
+      { term: 'kuhl', weight: expect.any(Number) as unknown, previous: false, named: false, words: ['kuhl'], related: [] },
+      { term: 'schlafzimm', weight: expect.any(Number) as unknown, previous: true, named: true, words: ['schlafzimm'], related: [] },
     ]);
+    expect(hit?.evidence.foreign).toEqual([]);
+  });
+
+  it('lists every term of the question, held or not, and the nouns the passage\'s document never mentions', async () => {
+    const hits = await search('Wie kühl sollte das Schlafzimmer für die Brühgruppe sein?');
+    const bedroom = hits.find((hit) => hit.content.includes('16 und 18 Grad'));
+    expect(bedroom?.evidence.terms.map((term) => [term.term, term.named, term.words.length > 0])).toEqual([
+      ['kuhl', false, true],
+      ['schlafzimm', true, true],
+      ['bruhgrupp', true, false],
+    ]);
+    // The stress text never mentions a brewing unit; the handbook does, and its coffee passage
+    // lacks only the bedroom.
+    expect(bedroom?.evidence.foreign).toEqual(['bruhgrupp']);
+    const coffee = hits.find((hit) => hit.content.includes('Brühgruppe'));
+    expect(coffee?.evidence.foreign).toEqual(['schlafzimm']);
+    // A document in another language is not held against its nouns.
+    const [english] = await search('Wie viele Bytes speichert asn1_encode_total insgesamt?');
+    expect(english?.language).toBe('other');
+    expect(english?.evidence.foreign).toEqual([]);
   });
 
   it('returns at most five passages', async () => {

@@ -1,7 +1,8 @@
 /**
- * The question's terms (…_search_current.sql): private.search_terms() with what stands in for a
- * word no passage holds (private.stand_ins()), what a passage must hold to have a word
- * (private.term_query(): prefixes, synonyms, compounds) and how much each term weighs.
+ * The question's terms (…_search_current.sql, …_spoken_questions.sql): private.search_terms() with
+ * what stands in for a word no passage holds (private.stand_ins()), what a passage must hold to have
+ * a word (private.term_query(): prefixes, synonyms, compounds, verb forms, numbers) and how much each
+ * term weighs.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -155,6 +156,26 @@ describe('private.term_query', () => {
     expect((await termQuery(await lexeme('Flasche'))).related).toBeNull();
   });
 
+  it('finds the stem of a verb in the form the question says it, and no noun\'s', async () => {
+    // "Die Kanne spülen Sie von Hand": "spült", "gespült" find "spülen".
+    expect((await termQuery(await lexeme('spült'))).query).toContain("'spul'");
+    expect((await termQuery(await lexeme('gespült'))).query).toContain("'spul'");
+    expect((await termQuery(await lexeme('Monat'))).query).not.toContain("'mona'");
+  });
+
+  it('finds the digits of a number said as a word, not the reverse', async () => {
+    expect((await termQuery('acht')).query).toContain("'8'");
+    expect((await termQuery(await lexeme('einundfünfzig'))).query).toContain("'51'");
+    expect((await termQuery(await lexeme('zwanzig'))).query).toContain("'20'");
+    expect((await termQuery('8')).query).toBe("'8'");
+    const digits = async (word: string) =>
+      (await run<{ digits: string | null }>(fixture.db, actors.service, 'select private.number_digits($1) as digits', [word]))[0]?.digits;
+    expect(await digits(await lexeme('zwölf'))).toBe('12');
+    expect(await digits(await lexeme('zweihundertfünfzig'))).toBe('250');
+    expect(await digits(await lexeme('dreißig'))).toBe('30');
+    expect(await digits(await lexeme('Hund'))).toBeNull();
+  });
+
   it('counts the passages holding any of it', async () => {
     expect((await termQuery(await lexeme('Arbeitstag'))).passages).toBe(2);
     expect((await termQuery('gibtsnicht')).passages).toBe(0);
@@ -170,12 +191,42 @@ describe('private.search_terms', () => {
     expect(weight(await lexeme('Hochzeit'))).toBeGreaterThan(weight(await lexeme('Arbeitstage')) ?? Number.POSITIVE_INFINITY);
   });
 
-  it('weighs a noun half again as much as another word as rare, in a question typed in lower case every word as it is', async () => {
+  it('weighs a noun half again as much as another word as rare', async () => {
     const noun = (await terms('Was kostet die Hochzeit?')).find((term) => term.lexeme === 'hochzeit');
-    const word = (await terms('was kostet die hochzeit')).find((term) => term.lexeme === 'hochzeit');
+    const word = (await terms('Was kostet es, wenn ich Dich heirate?')).find((term) => term.lexeme === 'heirat');
     expect(noun).toMatchObject({ passages: 1, named: true });
     expect(word).toMatchObject({ passages: 1, named: false });
     expect(noun?.weight).toBeCloseTo(1.5 * (word?.weight ?? 0), 4);
+  });
+
+  it('tells the nouns of a question without capitals inside its sentences by the word list', async () => {
+    // As a speech recogniser writes it, or a phone keyboard that capitalises only the first word.
+    for (const question of ['was kostet die hochzeit', 'Was kostet die hochzeit']) {
+      expect((await terms(question)).find((term) => term.lexeme === 'hochzeit'), question).toMatchObject({ named: true });
+    }
+    // A word the list knows as another word too is no sure noun ("Pause", "pausen").
+    expect((await terms('wie lange geht die pause')).find((term) => term.lexeme === 'paus')).toMatchObject({ named: false });
+    // Where the question writes nouns with capitals, its lower-case words are no nouns.
+    expect((await terms('Was kostet die Hochzeit und der umzug')).find((term) => term.lexeme === 'umzug')).toMatchObject({ named: false });
+    // An unknown noun said in lower case weighs as one typed with its capital.
+    const shoes = (await terms('kann man da auch turnschuhe drin waschen')).find((term) => term.lexeme === 'turnschuh');
+    const typed = (await terms('Kann man da auch Turnschuhe drin waschen?')).find((term) => term.lexeme === 'turnschuh');
+    expect(shoes).toMatchObject({ passages: 0, named: true });
+    expect(shoes?.weight).toBeCloseTo(typed?.weight ?? 0, 4);
+    // A compound of two nouns the list does not have is one too; a word that only ends in a noun not.
+    expect((await terms('zahlt die firma das deutschlandticket')).find((term) => term.lexeme === 'deutschlandticket')).toMatchObject({ named: true });
+    expect((await terms('kann ich die abstottern')).find((term) => term.lexeme === 'abstott')).toMatchObject({ named: false });
+  });
+
+  it('gives spoken forms of function words no weight', async () => {
+    const found = await terms('ham se n termin frei haste ne idee');
+    for (const word of ['ham', 'se', 'n', 'hast']) expect(found.find((term) => term.lexeme === word)?.weight, word).toBe(0);
+  });
+
+  it('asks a hyphenated word no passage holds by its parts', async () => {
+    const found = await terms('Wie lange dauert die Wassertank-Reinigung?');
+    expect(found.find((term) => term.lexeme === 'wassertank-rein')?.weight).toBe(0);
+    expect(found.find((term) => term.lexeme === 'wassertank')?.weight).toBeGreaterThan(0);
   });
 
   it('weighs an unknown noun as the topic the knowledge base does not know, a scene-setting word and a lower-case question not', async () => {
@@ -188,12 +239,14 @@ describe('private.search_terms', () => {
     expect(mallorca?.weight).toBeCloseTo(3 * (hochzeit?.weight ?? 0), 4);
     // A season sets the scene (half the weight, not the topic); a question typed in lower case
     // says nothing about its nouns.
-    const lower = await terms('was kostet die hochzeit auf mallorca');
-    const single = lower.find((term) => term.lexeme === 'hochzeit')?.weight ?? 0;
+    const single = (await terms('Was kostet es, wenn ich Dich heirate?')).find((term) => term.lexeme === 'heirat')?.weight ?? 0;
     const summer = (await terms('Ich heirate im Sommer')).find((term) => term.lexeme === 'somm');
     expect(summer).toMatchObject({ named: false, passages: 0 });
     expect(summer?.weight).toBeCloseTo(0.5 * single, 4);
-    expect(lower.find((term) => term.lexeme === 'mallorca')?.weight).toBeCloseTo(single, 4);
+    // A word no passage holds that may be no noun ("gewonnen") weighs as a word of one passage.
+    const won = (await terms('wer hat gewonnen')).find((term) => term.lexeme === 'gewonn');
+    expect(won).toMatchObject({ named: false, passages: 0 });
+    expect(won?.weight).toBeCloseTo(single, 4);
   });
 
   it('puts a follow-up\'s own terms first and marks the previous turn\'s', async () => {
@@ -202,6 +255,19 @@ describe('private.search_terms', () => {
       ['kostet', false],
       [await lexeme('Achtsamkeitskurs'), true],
     ]);
+  });
+
+  it('reads "davon", "dazu", "dafür" … as pointing back to the previous turn, not as words of their own', async () => {
+    for (const followUp of ['Und wie viele davon?', 'Was gibt es dazu?', 'Und dafür?', 'Wie ist es darüber?', 'Und wie viel hiervon?']) {
+      const found = await terms(followUp, 'Wie viel Erholungsurlaub habe ich?');
+      expect(found.filter((term) => term.weight > 0 && !term.from_previous), followUp).toEqual([]);
+    }
+    // A follow-up that only points back finds what the previous turn asked about.
+    const [first] = await run<{ content: string }>(fixture.db, actors.service, 'select content from public.search_knowledge($1, 5, $2)', [
+      'Und wie viele davon?',
+      'Wie viel Erholungsurlaub habe ich im Jahr?',
+    ]);
+    expect(first?.content).toContain('Der Erholungsurlaub beträgt 30 Arbeitstage');
   });
 
   it('joins a code written apart when the knowledge base holds it joined, and only then', async () => {
@@ -214,6 +280,10 @@ describe('private.search_terms', () => {
       expect(pieces.length).toBeGreaterThan(0);
       expect(pieces.every((term) => term.weight === 0)).toBe(true);
     }
+    // Spoken digit by digit.
+    const spoken = await terms('die maschine blinkt mit e null sieben');
+    expect(spoken.find((term) => term.lexeme === 'e07')?.weight).toBeGreaterThan(0);
+    expect(spoken.filter((term) => ['e', 'null', 'sieb'].includes(term.lexeme)).every((term) => term.weight === 0)).toBe(true);
     // A code the knowledge base does not hold stays as it was typed.
     const other = await terms('Die Maschine blinkt mit E 08');
     expect(other.map((term) => term.lexeme)).not.toContain('e08');

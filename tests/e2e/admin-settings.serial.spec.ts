@@ -2,6 +2,7 @@ import { persona } from '../../src/config/persona';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { fixtureBytes } from '../fixtures/pdf/write';
 import { DASHBOARD_PATH, documentRow, expect, removeDocuments, test, text, uploadPdfs } from './admin';
+import { encodeWav } from '../../src/lib/wav';
 import { controlUrl, e2eEnv, stackUrl } from './env';
 
 const functions = `${stackUrl}/functions/v1`;
@@ -164,5 +165,47 @@ test.describe('system settings and counters', () => {
     await expect(documentRow(page, embedded)).toHaveAttribute('data-status', 'COMPLETED', { timeout: 20_000 });
     await expect.poll(pending).toBe(0);
     await removeDocuments(service, [waiting, embedded]);
+  });
+
+  test('a daily cap at 80 % and reached: the dashboard warns with what was spent and by how many clients', async ({ page, service }, testInfo) => {
+    // Today's transcribed seconds so far (this lane's earlier tests), and a cap 100 s above them.
+    const { data: usage } = await service.rpc('usage_today');
+    const spent = (usage as { sttSeconds?: number } | null)?.sttSeconds ?? 0;
+    const cap = String(spent + 100);
+    await fetch(`${controlUrl}/env`, {
+      method: 'POST',
+      body: JSON.stringify({ set: { SPEND_CAP_STT_SECONDS: cap, CLIENT_BUDGET_STT_SECONDS: cap, NETWORK_BUDGET_STT_SECONDS: cap } }),
+    });
+    const segment = encodeWav(new Float32Array(16_000 * 45), 16_000);
+    const transcribe = () =>
+      fetch(`${functions}/stt`, { method: 'POST', headers: { ...anonHeaders, 'content-type': 'audio/wav' }, body: segment }).then((response) => response.status);
+    const alert = page.locator('[data-cap-alert="sttSeconds"]');
+    try {
+      expect(await transcribe()).toBe(200);
+      expect(await transcribe()).toBe(200);
+      // 90 of 100 s: the warning, with what was spent and by how many clients.
+      await page.goto(DASHBOARD_PATH);
+      await expect(alert).toHaveAttribute('data-level', '80');
+      await expect(alert).toHaveAttribute('role', 'status');
+      await expect(alert).toContainText(/Spracherkennung-Sekunden: \d+ % des Tageslimits verbraucht/);
+      await expect(alert).toContainText(/verbraucht, von einem Client\./);
+      await page.screenshot({ path: testInfo.outputPath('cap-80-1280.png') });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: testInfo.outputPath('cap-80-390.png'), fullPage: true });
+
+      // The next segment does not fit: refused, and the cap reads as reached.
+      expect(await transcribe()).toBe(503);
+      await page.reload();
+      await expect(alert).toHaveAttribute('data-level', '100');
+      await expect(alert).toHaveAttribute('role', 'alert');
+      await expect(alert).toContainText('Spracherkennung-Sekunden: Tageslimit erreicht');
+      await expect(alert).toContainText(text('de', 'admin:capAlerts.paused.sttSeconds'));
+      await page.screenshot({ path: testInfo.outputPath('cap-100-390.png'), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.screenshot({ path: testInfo.outputPath('cap-100-1280.png') });
+    } finally {
+      // The day's alerts stay in this lane's database; later tests start without them.
+      await service.from('spend_alerts').delete().eq('kind', 'stt_seconds');
+    }
   });
 });

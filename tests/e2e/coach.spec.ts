@@ -178,8 +178,10 @@ test.describe('live coach', () => {
     const answered = page.waitForResponse((response) => response.url().endsWith('/chat/completions') && response.request().method() === 'POST');
     await textInput(page).fill('Danke für den Tipp.');
     await textInput(page).press('Enter');
-    const conversationId = (await answered).headers()['x-conversation-id'] ?? '';
+    // The function signs the conversation's id: the page holds `<id>.<signature>`.
+    const [conversationId = '', signature = ''] = ((await answered).headers()['x-conversation-id'] ?? '').split('.');
     expect(conversationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(signature).toMatch(/^[\w-]{20,}$/);
 
     await page.getByRole('button', { name: coachTexts.chat.endConversation }).click();
     await expectState(page, 'ready');
@@ -188,6 +190,8 @@ test.describe('live coach', () => {
     await page.getByRole('button', { name: '4 von 5' }).click();
     await expect(page.getByText(coachTexts.rating.thanks)).toBeVisible();
     await expect(page.getByRole('button', { name: '4 von 5' })).toHaveAttribute('aria-pressed', 'true');
+    // A conversation is rated once.
+    await expect(page.getByRole('button', { name: '2 von 5' })).toBeDisabled();
 
     const { data: row } = await service.from('conversations').select('rating, message_count').eq('id', conversationId).single();
     expect(row).toEqual({ rating: 4, message_count: 1 });

@@ -16,7 +16,10 @@ type Message = OpenAI.Chat.ChatCompletionMessageParam;
 
 const OPENAI_KEY = 'sk-proj-coach-test-key-0123456789abcdef';
 const MODEL = 'gpt-coach-test';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u;
+/** A conversation as the browser holds it: its id and the coach's signature of it. */
+const SIGNED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[\w-]{43}$/u;
+/** The stored id of a signed conversation. */
+const idOf = (signed: string) => signed.split('.')[0] ?? '';
 
 const SLEEP_PASSAGE =
   'Die 4-7-8-Atemtechnik hilft beim Einschlafen. Atme vier Sekunden durch die Nase ein. Halte den Atem sieben Sekunden an. ' +
@@ -70,8 +73,8 @@ function post(harness: Harness, path: string, body: unknown, headers: Record<str
   });
 }
 
-async function conversation(harness: Harness, id: string) {
-  const { data, error } = await harness.service().from('conversations').select('message_count, rating').eq('id', id).single();
+async function conversation(harness: Harness, signed: string) {
+  const { data, error } = await harness.service().from('conversations').select('message_count, rating').eq('id', idOf(signed)).single();
   if (error) throw error;
   return data;
 }
@@ -134,7 +137,7 @@ describe('with a language model', () => {
     expect(data.model).toBe(MODEL);
     expect(data.choices[0]?.message).toMatchObject({ role: 'assistant', content: fake.control.reply });
     expect(data.choices[0]?.finish_reason).toBe('stop');
-    expect(response.headers.get('x-conversation-id')).toMatch(UUID);
+    expect(response.headers.get('x-conversation-id')).toMatch(SIGNED);
   });
 
   it('forces model, temperature and max_tokens, puts the persona first and drops client system messages', async () => {
@@ -240,7 +243,7 @@ describe('with a language model', () => {
     expect(response.status).toBe(502);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ error: { message: `upstream_error: ${detail}`, code: 'upstream_error' } });
-    expect(response.headers.get('x-conversation-id')).toMatch(UUID);
+    expect(response.headers.get('x-conversation-id')).toMatch(SIGNED);
     expect(text + headerText(response.headers)).not.toContain(OPENAI_KEY);
     expect(text).not.toContain('Incorrect API key');
 
@@ -285,7 +288,7 @@ describe('with a language model', () => {
   it('counts the conversation: a new row first, then one more user message per request', async () => {
     const first = await ask(harness, question('Hallo'));
     const id = first.headers.get('x-conversation-id') ?? '';
-    expect(id).toMatch(UUID);
+    expect(id).toMatch(SIGNED);
     expect(await conversation(harness, id)).toEqual({ message_count: 1, rating: null });
 
     const second = await ask(harness, [...question('Hallo'), { role: 'assistant', content: first.content }, ...question('Und jetzt?')], id);
@@ -312,25 +315,30 @@ describe('with a language model', () => {
     }
   });
 
-  it('starts a new conversation for an unknown or malformed conversation id', async () => {
-    for (const sent of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+  it('starts a new conversation for an id it did not sign: made up, malformed or altered', async () => {
+    const signed = (await ask(harness, question('Hallo'))).headers.get('x-conversation-id') ?? '';
+    const [stored = '', signature = ''] = signed.split('.');
+    const otherId = `${stored.slice(0, -1)}${stored.endsWith('0') ? '1' : '0'}`;
+    for (const sent of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', `${otherId}.${signature}`, stored, `${stored}.${signature.slice(1)}`]) {
       const answer = await ask(harness, question('Hallo'), sent);
       const id = answer.headers.get('x-conversation-id') ?? '';
-      expect(id).toMatch(UUID);
+      expect(id).toMatch(SIGNED);
       expect(id).not.toBe(sent);
       expect((await conversation(harness, id)).message_count).toBe(1);
     }
   });
 
-  it('stores a 1–5 rating, overwrites it when rated again, and averages it in admin_stats', async () => {
+  it('stores a 1–5 rating once, refuses a second one, and averages it in admin_stats', async () => {
     const id = (await ask(harness, question('Hallo'))).headers.get('x-conversation-id') ?? '';
     const rated = await post(harness, '/rating', { conversationId: id, rating: 2 });
     expect(rated.status).toBe(204);
     expect(rated.headers.get('access-control-allow-origin')).toBe('*');
     expect((await conversation(harness, id)).rating).toBe(2);
 
-    expect((await post(harness, '/rating', { conversationId: id, rating: 5 })).status).toBe(204);
-    expect((await conversation(harness, id)).rating).toBe(5);
+    const again = await post(harness, '/rating', { conversationId: id, rating: 5 });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: { message: 'this conversation has been rated already', code: 'already_rated' } });
+    expect((await conversation(harness, id)).rating).toBe(2);
 
     const { data } = await harness.service().from('conversations').select('rating').not('rating', 'is', null);
     const ratings = (data ?? []).map((row) => row.rating);
@@ -338,19 +346,21 @@ describe('with a language model', () => {
     expect((await adminStats(harness)).averageRating).toBe(average);
   });
 
-  it('rejects bad ratings with 400 and unknown conversations with 404', async () => {
+  it('rejects bad ratings with 400 and conversations it did not sign with 404', async () => {
     const id = (await ask(harness, question('Hallo'))).headers.get('x-conversation-id') ?? '';
     for (const rating of [0, 6, 'x', 2.5, null]) {
       const response = await post(harness, '/rating', { conversationId: id, rating });
       expect(response.status, String(rating)).toBe(400);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
     }
-    expect((await post(harness, '/rating', { conversationId: 'nope', rating: 3 })).status).toBe(400);
     expect((await post(harness, '/rating', 'kein JSON')).status).toBe(400);
 
-    const unknown = await post(harness, '/rating', { conversationId: '00000000-0000-4000-8000-000000000000', rating: 3 });
-    expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: { message: 'conversation not found', code: 'not_found' } });
+    // A stored conversation's bare id, a made-up one, or a signature of another: none is the visitor's to rate.
+    for (const conversationId of [idOf(id), '00000000-0000-4000-8000-000000000000', 'nope', `00000000-0000-4000-8000-000000000000.${id.split('.')[1] ?? ''}`]) {
+      const unknown = await post(harness, '/rating', { conversationId, rating: 3 });
+      expect(unknown.status, conversationId).toBe(404);
+      expect(await unknown.json()).toEqual({ error: { message: 'conversation not found', code: 'not_found' } });
+    }
     expect((await conversation(harness, id)).rating).toBeNull();
   });
 
@@ -423,7 +433,7 @@ describe('without OPENAI_API_KEY (knowledge base only)', () => {
   it('answers from the best passage: the sentence that shares most with the question and those that follow, at most four', async () => {
     const answer = await ask(harness, question('Welche Atemtechnik hilft beim Einschlafen?'));
     expect(answer.headers.get('x-coach-mode')).toBe('offline');
-    expect(answer.headers.get('x-conversation-id')).toMatch(UUID);
+    expect(answer.headers.get('x-conversation-id')).toMatch(SIGNED);
     expect(answer.chunks.every((chunk) => chunk.model === 'knowledge-base')).toBe(true);
     expect(answer.pieces.length).toBeGreaterThan(1);
     expect(answer.content).toBe(

@@ -42,6 +42,8 @@ const denoEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir
 interface Served {
   url: string;
   process: ChildProcess;
+  /** What the function has written to stdout and stderr so far. */
+  output: () => string;
 }
 
 /** Serves one function's Deno entry on a free loopback port with the environment Supabase gives it. */
@@ -56,7 +58,7 @@ function serve(name: string, env: Record<string, string>): Promise<Served> {
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const match = /Listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
-      if (match?.[1]) resolvePromise({ url: match[1], process: child });
+      if (match?.[1]) resolvePromise({ url: match[1], process: child, output: () => output });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -104,16 +106,23 @@ if (!supported) {
     let adminToken: string;
     const running: Served[] = [];
 
+    // The test stands in for the gateway: it names the client in the header CLIENT_IP_HEADER says.
     const functionEnv = () => ({
       SUPABASE_URL: harness.url,
       SUPABASE_ANON_KEY: LOCAL_ANON_KEY,
       SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY,
+      CLIENT_IP_HEADER: 'cf-connecting-ip',
     });
+    const gateway = { 'cf-connecting-ip': '203.0.113.77' };
+
+    async function servedWith(name: string, env: Record<string, string>): Promise<Served> {
+      const server = await serve(name, env);
+      running.push(server);
+      return server;
+    }
 
     async function served(name: string, extraEnv: Record<string, string> = {}): Promise<string> {
-      const server = await serve(name, { ...functionEnv(), ...extraEnv });
-      running.push(server);
-      return server.url;
+      return (await servedWith(name, { ...functionEnv(), ...extraEnv })).url;
     }
 
     beforeAll(async () => {
@@ -144,7 +153,7 @@ if (!supported) {
     it('coach: answers a chat request from the knowledge base (no OpenAI key), as under the local stack', { timeout: 60_000 }, async () => {
       const url = await served('coach');
       const request = { model: 'coach', stream: false, messages: [{ role: 'user', content: 'Hallo, wie atme ich ruhiger?' }] };
-      const headers = { 'content-type': 'application/json', authorization: `Bearer ${LOCAL_ANON_KEY}`, apikey: LOCAL_ANON_KEY };
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${LOCAL_ANON_KEY}`, apikey: LOCAL_ANON_KEY, ...gateway };
       const underDeno = await fetch(`${url}/coach/chat/completions`, { method: 'POST', headers, body: JSON.stringify(request) });
       expect(underDeno.status).toBe(200);
       expect(underDeno.headers.get('x-coach-mode')).toBe('offline');
@@ -152,7 +161,7 @@ if (!supported) {
       expect(body.object).toBe('chat.completion');
       expect(body.choices?.[0]?.message?.content).toEqual(expect.any(String));
       // The conversation was recorded in the local stack through the service key.
-      const conversationId = underDeno.headers.get('x-conversation-id') ?? '';
+      const conversationId = (underDeno.headers.get('x-conversation-id') ?? '').split('.')[0] ?? '';
       const { data } = await harness.service().from('conversations').select('id').eq('id', conversationId);
       expect(data).toEqual([{ id: conversationId }]);
     });
@@ -181,7 +190,7 @@ if (!supported) {
       const url = await served('tts');
       const init = () => ({
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${LOCAL_ANON_KEY}`, apikey: LOCAL_ANON_KEY },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${LOCAL_ANON_KEY}`, apikey: LOCAL_ANON_KEY, ...gateway },
         body: JSON.stringify({ text: 'Hallo' }),
       });
       const underDeno = await fetch(`${url}/tts`, init());
@@ -195,7 +204,7 @@ if (!supported) {
       const speak = (body: unknown, token = LOCAL_ANON_KEY) =>
         fetch(`${url}/tts`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, apikey: LOCAL_ANON_KEY },
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, apikey: LOCAL_ANON_KEY, ...gateway },
           body: JSON.stringify(body),
         });
       const sample = { stability: 0.1, similarity_boost: 0.2, style: 0.3, use_speaker_boost: false, speed: 1, pitch: 0.5 };
@@ -249,7 +258,7 @@ if (!supported) {
       expect(await capability.json()).toEqual({ available: true, everyBrowser: false });
 
       // The gateway's header, which names the client for the guard.
-      const ws = new WebSocket(`${url.replace(/^http/u, 'ws')}/stt-stream?jwt=${LOCAL_ANON_KEY}`, { headers: { 'x-forwarded-for': '127.0.0.9' } });
+      const ws = new WebSocket(`${url.replace(/^http/u, 'ws')}/stt-stream?jwt=${LOCAL_ANON_KEY}`, { headers: gateway });
       const messages: { type?: string; text?: string }[] = [];
       const final = new Promise<void>((resolvePromise) => {
         ws.on('message', (data) => {
@@ -284,6 +293,27 @@ if (!supported) {
         "select coalesce(sum(amount), 0)::int as seconds from public.daily_spend where kind = 'stt_seconds'",
       );
       expect(spent.rows[0]?.seconds).toBe(2);
+    });
+
+    it('refuses a spending request without the client header, off the local stack, and says once which setting to check', { timeout: 60_000 }, async () => {
+      const server = await servedWith('coach', { ...functionEnv(), CLIENT_IP_HEADER: '' });
+      const ask = () =>
+        fetch(`${server.url}/coach/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${LOCAL_ANON_KEY}`, 'x-forwarded-for': '198.51.100.9' },
+          body: JSON.stringify({ messages: [{ role: 'user', content: 'Hallo' }] }),
+        });
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const refused = await ask();
+        expect(refused.status).toBe(503);
+        expect(await refused.json()).toEqual({ error: { message: 'Es gab ein Problem bei der Verarbeitung.', code: 'client_unidentified' } });
+      }
+      const named = server.output().split('\n').filter((line) => line.includes('CLIENT_IP_HEADER'));
+      expect(named).toHaveLength(1);
+      expect(named[0]).toContain('cf-connecting-ip');
+      // Nothing was counted for them.
+      const { data } = await harness.service().from('request_counts').select('client').eq('fn', 'coach');
+      expect((data ?? []).map((row) => row.client)).not.toContain('198.51.100.9');
     });
 
     it('stt: says whether transcription is available, as the local stack does', { timeout: 60_000 }, async () => {

@@ -10,6 +10,7 @@ import { NO_KNOWLEDGE_INTRO } from '../../supabase/functions/coach/knowledge';
 import { embeddingTokens } from '../fixtures/fakeProviders/fakeEmbeddings';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { ADMIN, addCompletedDocument, startHarness, type Harness } from './harness';
+import { expectWarnings } from './warnings';
 
 const OPENAI_KEY = 'sk-proj-embed-test-key-0123456789abcdef';
 const ALCOHOL = 'Alkohol macht zwar müde, verschlechtert aber die Qualität der zweiten Nachthälfte deutlich.';
@@ -88,16 +89,22 @@ describe('embed function', () => {
     expect(await (await embed('GET')).json()).toEqual({ enabled: true, embedded: 0, pending: 2 });
   });
 
-  it('embeds nothing once the day\'s model cap is reached: embeddings are billed in model tokens', async () => {
+  it('embeds nothing once the day\'s cap of embedding tokens is reached', async () => {
     const env = harness.stack.config.functionEnv;
-    env.SPEND_CAP_MODEL_TOKENS = '10';
+    env.SPEND_CAP_EMBEDDING_TOKENS = '10';
     const before = fake.embeddings().length;
+    const warnings = expectWarnings(/daily cap of embedding tokens/u);
     try {
       const response = await embed('POST');
       expect(response.status).toBe(503);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('spend_cap_reached');
+      expect(await response.json()).toEqual({
+        error: { message: 'Das Tageslimit der Einbettungen ist erreicht. Die übrigen Passagen werden morgen eingebettet.', code: 'spend_cap_reached' },
+      });
+      // Refused for the cap: 80 % and 100 % at once, each said once.
+      expect(warnings.seen()).toEqual([expect.stringContaining('at 80 %'), expect.stringContaining('reached')]);
     } finally {
-      Reflect.deleteProperty(env, 'SPEND_CAP_MODEL_TOKENS');
+      warnings.restore();
+      Reflect.deleteProperty(env, 'SPEND_CAP_EMBEDDING_TOKENS');
     }
     expect(fake.embeddings()).toHaveLength(before);
   });
@@ -111,18 +118,23 @@ describe('embed function', () => {
     expect(fake.embeddings()).toHaveLength(before);
   });
 
-  it('embeds the passages waiting for an embedding, in one batch request with the key', async () => {
+  it('embeds the passages waiting for an embedding, in one batch request with the key, on a cap of their own', async () => {
     const before = fake.embeddings().length;
-    const spent = async () => ((await harness.service().rpc('usage_today')).data as { modelTokens: number }).modelTokens;
+    const spent = async () => (await harness.service().rpc('usage_today')).data as { modelTokens: number; embeddingTokens: number };
     const tokensBefore = await spent();
+    // The visitors' model cap used up does not keep the admin from re-reading documents.
+    await harness.service().rpc('record_spend', { p_kind: 'model_tokens', p_amount: 1_000_000 });
     const response = await embed('POST');
     expect(await response.json()).toEqual({ enabled: true, embedded: 2, pending: 0 });
     const requests = fake.embeddings().slice(before);
     expect(requests).toHaveLength(1);
     expect(requests[0]?.apiKeyMatches).toBe(true);
     expect(requests[0]?.body).toMatchObject({ model: 'text-embedding-3-small', input: expect.arrayContaining([ALCOHOL, NAP]) as unknown });
-    // Counted in the day's model tokens as OpenAI reports them.
-    expect((await spent()) - tokensBefore).toBe(embeddingTokens([ALCOHOL, NAP]));
+    // Counted in the day's embedding tokens as OpenAI reports them, not in the visitors' model tokens.
+    const after = await spent();
+    expect(after.embeddingTokens - tokensBefore.embeddingTokens).toBe(embeddingTokens([ALCOHOL, NAP]));
+    expect(after.modelTokens - tokensBefore.modelTokens).toBe(1_000_000);
+    await harness.stack.db.exec(`delete from public.daily_spend where kind = 'model_tokens'`);
     expect(await (await embed('POST')).json()).toEqual({ enabled: true, embedded: 0, pending: 0 });
   });
 });

@@ -6,12 +6,13 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { originAllowed } from '../../supabase/functions/_shared/cors';
-import { clientIdentity, guardMessages, UNKNOWN_CLIENT } from '../../supabase/functions/_shared/guard';
+import { clientIdentity, guardMessages } from '../../supabase/functions/_shared/guard';
 import { configFromEnv, isLoopbackHost, LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../supabase/local/config';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fixtures/fakeProviders/fakeElevenLabs';
 import { embeddingTokens } from '../fixtures/fakeProviders/fakeEmbeddings';
 import { DEFAULT_REPLY, startFakeOpenAI, tokenize, type FakeOpenAI } from '../fixtures/fakeProviders/fakeOpenAI';
 import { addCompletedDocument, ADMIN, clientAt as harnessClientAt, startHarness, type Harness } from './harness';
+import { expectWarnings, SPEND_WARNINGS } from './warnings';
 
 const MODEL_TOKEN_CAP = 50_000;
 
@@ -50,28 +51,38 @@ afterAll(async () => {
 
 describe('client identity', () => {
   const request = (headers: Record<string, string>) => new Request('http://function.test/coach', { headers });
+  const xff = { CLIENT_IP_HEADER: 'x-forwarded-for' };
+  const client = (headers: Record<string, string>, env: Record<string, string> = xff) => clientIdentity(request(headers), env)?.client ?? null;
 
-  it('is the right-most X-Forwarded-For entry (the one the gateway appended), or the configured header', () => {
-    expect(clientIdentity(request({ 'x-forwarded-for': '10.0.7.1, 203.0.113.9' }), {})).toBe('203.0.113.9');
-    expect(clientIdentity(request({ 'x-forwarded-for': '203.0.113.9:52044' }), {})).toBe('203.0.113.9');
-    expect(clientIdentity(request({ 'x-forwarded-for': '10.0.0.1', 'cf-connecting-ip': '198.51.100.3' }), { CLIENT_IP_HEADER: 'CF-Connecting-IP' })).toBe('198.51.100.3');
+  it('is the right-most entry of the configured header (the one the gateway appended)', () => {
+    expect(client({ 'x-forwarded-for': '10.0.7.1, 203.0.113.9' })).toBe('203.0.113.9');
+    expect(client({ 'x-forwarded-for': '203.0.113.9:52044' })).toBe('203.0.113.9');
+    expect(client({ 'x-forwarded-for': '10.0.0.1', 'cf-connecting-ip': '198.51.100.3' }, { CLIENT_IP_HEADER: 'CF-Connecting-IP' })).toBe('198.51.100.3');
   });
 
   it('is the /64 of an IPv6 address, however it is written, and the IPv4 address of a mapped one', () => {
     const key = '2001:db8:7:9::/64';
     for (const address of ['2001:DB8:7:9::1', '2001:db8:7:9:ffff:1:2:3', '2001:0db8:0007:0009:0:0:0:1', '[2001:db8:7:9::abcd]:443', '2001:db8:7:9::1%eth0']) {
-      expect(clientIdentity(request({ 'x-forwarded-for': `10.0.0.1, ${address}` }), {})).toBe(key);
+      expect(client({ 'x-forwarded-for': `10.0.0.1, ${address}` })).toBe(key);
     }
-    expect(clientIdentity(request({ 'x-forwarded-for': '2001:db8:7:a::1' }), {})).toBe('2001:db8:7:a::/64');
-    expect(clientIdentity(request({ 'x-forwarded-for': '::ffff:198.51.100.7' }), {})).toBe('198.51.100.7');
-    expect(clientIdentity(request({ 'x-forwarded-for': '1::2::3' }), {})).toBe(UNKNOWN_CLIENT);
-    expect(clientIdentity(request({ 'x-forwarded-for': '256.1.1.1' }), {})).toBe(UNKNOWN_CLIENT);
+    expect(client({ 'x-forwarded-for': '2001:db8:7:a::1' })).toBe('2001:db8:7:a::/64');
+    expect(client({ 'x-forwarded-for': '::ffff:198.51.100.7' })).toBe('198.51.100.7');
   });
 
-  it('puts requests without a usable address into one shared bucket', () => {
-    expect(clientIdentity(request({}), {})).toBe(UNKNOWN_CLIENT);
-    expect(clientIdentity(request({ 'x-forwarded-for': '203.0.113.9, not an address' }), {})).toBe(UNKNOWN_CLIENT);
-    expect(clientIdentity(request({ 'x-forwarded-for': '203.0.113.9, ' }), {})).toBe(UNKNOWN_CLIENT);
+  it('belongs to its network: the IPv4 /24 or the IPv6 /48', () => {
+    expect(clientIdentity(request({ 'x-forwarded-for': '198.51.100.77' }), xff)).toEqual({ client: '198.51.100.77', network: '198.51.100.0/24' });
+    expect(clientIdentity(request({ 'x-forwarded-for': '2001:db8:7:a::1' }), xff)).toEqual({ client: '2001:db8:7:a::/64', network: '2001:db8:7::/48' });
+    expect(clientIdentity(request({ 'x-forwarded-for': '::ffff:198.51.100.7' }), xff)?.network).toBe('198.51.100.0/24');
+  });
+
+  it('is nobody without a usable address, or without a configured header: never a bucket everyone shares', () => {
+    expect(client({})).toBeNull();
+    expect(client({ 'x-forwarded-for': '203.0.113.9, not an address' })).toBeNull();
+    expect(client({ 'x-forwarded-for': '203.0.113.9, ' })).toBeNull();
+    expect(client({ 'x-forwarded-for': '1::2::3' })).toBeNull();
+    expect(client({ 'x-forwarded-for': '256.1.1.1' })).toBeNull();
+    // No default header: on a hosted project X-Forwarded-For carries what the client wrote.
+    expect(client({ 'x-forwarded-for': '203.0.113.9' }, {})).toBeNull();
   });
 });
 
@@ -107,6 +118,7 @@ describe('per-client limits shared in Postgres', () => {
       SUPABASE_URL: harness.url,
       SUPABASE_ANON_KEY: LOCAL_ANON_KEY,
       SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY,
+      CLIENT_IP_HEADER: 'x-forwarded-for',
       COACH_RATE_LIMIT: '4',
     };
     // Two module instances: each has its own memory, as two edge function instances have.
@@ -197,6 +209,15 @@ describe('concurrent streams and the spend cap', () => {
     });
   });
 
+  // Caps this small are warned about (a budget that cannot hold the greeting) and get reached.
+  let warnings: ReturnType<typeof expectWarnings>;
+  beforeAll(() => {
+    warnings = expectWarnings(SPEND_WARNINGS);
+  });
+  afterAll(() => {
+    warnings.restore();
+  });
+
   afterEach(() => {
     fake.reset();
     voice.reset();
@@ -275,8 +296,8 @@ describe('concurrent streams and the spend cap', () => {
     await spoken.arrayBuffer();
     expect((await usageToday(harness)).ttsCharacters).toBe('Hallo, schön dass du da bist.'.length);
 
-    // The next synthesis reserves its body's size (25 bytes): 29 + 25 is more than the cap of 45.
-    const refused = await tts('Noch ein Satz.');
+    // The next synthesis reserves its 23 characters: 29 + 23 is more than the cap of 45.
+    const refused = await tts('Noch ein weiterer Satz.');
     expect(refused.status).toBe(503);
     expect(await refused.json()).toEqual({ error: { message: guardMessages.paused, code: 'spend_cap_reached' } });
     expect(voice.requests()).toHaveLength(1);
@@ -319,6 +340,14 @@ describe('budgets, reservations and what is counted', () => {
     harness = await startHarness({ functionEnv: env });
   });
 
+  let warnings: ReturnType<typeof expectWarnings>;
+  beforeAll(() => {
+    warnings = expectWarnings(SPEND_WARNINGS);
+  });
+  afterAll(() => {
+    warnings.restore();
+  });
+
   beforeEach(async () => {
     for (const key of Object.keys(env)) Reflect.deleteProperty(env, key);
     Object.assign(env, base);
@@ -326,7 +355,7 @@ describe('budgets, reservations and what is counted', () => {
     voice.reset();
     voice.control.realTimeFactor = 0;
     voice.control.durationSeconds = 0.2;
-    await harness.stack.db.exec('delete from public.daily_spend; delete from public.client_spend; delete from public.spend_reservations; delete from public.request_counts; delete from public.active_streams;');
+    await harness.stack.db.exec('delete from public.daily_spend; delete from public.client_spend; delete from public.spend_reservations; delete from public.request_counts; delete from public.active_streams; delete from public.spend_alerts;');
   });
 
   afterAll(async () => {
@@ -335,7 +364,7 @@ describe('budgets, reservations and what is counted', () => {
   });
 
   it('stops one client at its budget (5 % of each cap) while everyone else goes on being served', async () => {
-    Object.assign(env, { SPEND_CAP_TTS_CHARACTERS: '10000', SPEND_CAP_MODEL_TOKENS: '300000', COACH_RATE_LIMIT: '100', TTS_RATE_LIMIT: '100' });
+    Object.assign(env, { SPEND_CAP_TTS_CHARACTERS: '10000', SPEND_CAP_MODEL_TOKENS: '100000', COACH_RATE_LIMIT: '100', TTS_RATE_LIMIT: '100' });
     const a = clientAt('127.0.0.31');
     const b = clientAt('127.0.0.32');
     const sentence = 'Atme ruhig ein und langsam wieder aus. '.repeat(8).trim();
@@ -351,8 +380,9 @@ describe('budgets, reservations and what is counted', () => {
     expect(await clientSpend('127.0.0.31', 'tts_characters')).toBe(sentence.length);
     expect((await tts(b, sentence)).status).toBe(200);
 
-    // The coach: long questions until A's budget of 15,000 tokens no longer holds one more, then
-    // the paused answer, for A only.
+    // The coach: long questions until A's budget of 5,000 tokens no longer holds one more (each
+    // reserves its prompt, about 3,800 tokens, and settles what the model reported), then the
+    // paused answer, for A only.
     const long = { messages: [{ role: 'user', content: 'Ich bin gestresst und kann abends nicht abschalten. '.repeat(38) }] };
     const modes: string[] = [];
     for (let attempt = 0; attempt < 10 && !modes.includes('paused'); attempt += 1) {
@@ -362,7 +392,7 @@ describe('budgets, reservations and what is counted', () => {
     }
     expect(modes.at(-1)).toBe('paused');
     expect(modes.filter((mode) => mode === 'model').length).toBeGreaterThan(0);
-    expect(await clientSpend('127.0.0.31', 'model_tokens')).toBeLessThanOrEqual(15_000);
+    expect(await clientSpend('127.0.0.31', 'model_tokens')).toBeLessThanOrEqual(5000);
     const answered = await coach(harness, question, { from: b });
     expect(answered.headers.get('x-coach-mode')).toBe('model');
     await answered.text();
@@ -379,7 +409,8 @@ describe('budgets, reservations and what is counted', () => {
         return response.status;
       }),
     );
-    expect(voice.requests().length).toBeLessThanOrEqual(4);
+    // Each reserves its 1,000 characters: five fit the cap.
+    expect(voice.requests().length).toBeLessThanOrEqual(5);
     expect(statuses.filter((status) => status === 200)).toHaveLength(voice.requests().length);
     expect((await usageToday(harness)).ttsCharacters).toBeLessThanOrEqual(5000);
   });
@@ -401,7 +432,7 @@ describe('budgets, reservations and what is counted', () => {
     await third.arrayBuffer();
   });
 
-  it('counts the upper bound of a cut reply: one token per UTF-8 byte of the prompt, max_tokens and the embedding', async () => {
+  it('counts the upper bound of a cut reply: one token per UTF-8 byte of the prompt and max_tokens', async () => {
     // Five sentences: the coach stops reading after the fourth, before the usage report arrives.
     fake.control.reply = 'Atme ein. Halte kurz inne. Atme aus. Wiederhole das. Schlaf gut.';
     fake.control.embeddingMs = 5000;
@@ -419,9 +450,9 @@ describe('budgets, reservations and what is counted', () => {
     const sent = fake.requests()[0]?.body as { messages: { content: string }[]; max_tokens: number };
     const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
     const prompt = sent.messages.reduce((sum, message) => sum + bytes(message.content) + 4, 3);
-    // The embedding was asked for and cut short (not needed): billed at its bound.
-    expect(bytes(question)).toBeGreaterThan(question.length);
-    expect(await clientSpend('127.0.0.35', 'model_tokens')).toBe(prompt + sent.max_tokens + bytes(question));
+    // The full-text search was sure of its passage, so the question was never embedded.
+    expect(fake.embeddings()).toEqual([]);
+    expect(await clientSpend('127.0.0.35', 'model_tokens')).toBe(prompt + sent.max_tokens);
   });
 
   it('counts a question in a conversation only once it got an answer', async () => {
@@ -444,7 +475,11 @@ describe('budgets, reservations and what is counted', () => {
     expect(await conversations()).toBe(before + 1);
     const again = await coach(harness, question, { from, headers: { 'x-conversation-id': id ?? '' } });
     await again.text();
-    expect((await harness.stack.db.query('select message_count from public.conversations where id = $1', [id])).rows).toEqual([{ message_count: 2 }]);
+    // The browser holds the conversation signed: `<id>.<signature>`.
+    expect(id).toMatch(/^[0-9a-f-]{36}\.[\w-]{43}$/u);
+    expect(again.headers.get('x-conversation-id')).toBe(id);
+    const stored = id?.split('.')[0] ?? '';
+    expect((await harness.stack.db.query('select message_count from public.conversations where id = $1', [stored])).rows).toEqual([{ message_count: 2 }]);
   });
 
   it('refuses a body over 64 KB before reading it, declared or not', async () => {
@@ -458,8 +493,7 @@ describe('budgets, reservations and what is counted', () => {
       expect(declared.status, path).toBe(413);
       expect(((await declared.json()) as { error: { code: string } }).error.code).toBe('too_large');
     }
-    // Without Content-Length (chunked), the function stops reading at the cap. (Its admission
-    // reserves as for the largest body, which this client's budget here allows.)
+    // Without Content-Length (chunked), the function stops reading at the cap, before anything is reserved.
     const handle = (await import('../../supabase/functions/coach/handler')).handle;
     const chunks = [new TextEncoder().encode(big)];
     const chunked = new Request('http://function.test/coach/chat/completions', {
@@ -474,15 +508,79 @@ describe('budgets, reservations and what is counted', () => {
       }),
       duplex: 'half',
     } as RequestInit);
-    const answer = await handle(chunked, { ...env, CLIENT_BUDGET_PERCENT: '100', SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY });
+    const answer = await handle(chunked, { ...env, CLIENT_IP_HEADER: 'x-forwarded-for', SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY });
     expect(answer.status).toBe(413);
     expect(fake.requests()).toHaveLength(0);
     expect(voice.requests()).toHaveLength(0);
     expect((await usageToday(harness)).modelTokens).toBe(0);
   });
 
-  it('admits before reading the body: a refused request is never read', async () => {
-    const functionEnv = { ...env, SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY, COACH_RATE_LIMIT: '1', TTS_RATE_LIMIT: '1' };
+  it('reads the body before reserving anything, and gives up on one that does not arrive within 10 s', async () => {
+    const functionEnv = { ...env, CLIENT_IP_HEADER: 'x-forwarded-for', SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY };
+    for (const path of ['coach/chat/completions', 'tts']) {
+      const name = path.split('/')[0] ?? '';
+      const handle = ((await import(`../../supabase/functions/${name}/handler.ts`)) as { handle: Handler }).handle;
+      // A client that sends the start of its body and then nothing more.
+      const stalled = new Request(`http://function.test/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.81' },
+        body: new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"messages": [{"role": "user", "content": "Hal'));
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const answering = handle(stalled, functionEnv);
+        await vi.advanceTimersByTimeAsync(10_000);
+        const answer = await answering;
+        expect(answer.status, path).toBe(408);
+        expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('body_timeout');
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+    // Nothing was reserved or counted for them, and no provider was asked.
+    const counted = await harness.stack.db.query(`select 1 from public.request_counts where client = '203.0.113.81'`);
+    expect(counted.rows).toEqual([]);
+    expect((await harness.stack.db.query('select 1 from public.spend_reservations')).rows).toEqual([]);
+    expect(fake.requests()).toHaveLength(0);
+    expect(voice.requests()).toHaveLength(0);
+  });
+
+  it('settles a stream the visitor cancels before its first piece was pulled, and frees its slot', async () => {
+    const functionEnv = { ...env, CLIENT_IP_HEADER: 'x-forwarded-for', COACH_CONCURRENT_LIMIT: '1', SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY };
+    const handle = (await import('../../supabase/functions/coach/handler')).handle;
+    const ask = () =>
+      handle(
+        new Request('http://function.test/coach/chat/completions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.82' },
+          body: JSON.stringify({ ...question, stream: true }),
+        }),
+        functionEnv,
+      );
+    const answer = await ask();
+    expect(answer.status).toBe(200);
+    // The visitor goes before reading a byte.
+    await answer.body?.cancel();
+    await expect.poll(async () => (await harness.stack.db.query('select 1 from public.spend_reservations')).rows.length).toBe(0);
+    // Counted at the most the model could have billed (it had been asked): the prompt's bytes and a
+    // full reply, and the question's embedding where the hybrid search asked for one.
+    const sent = fake.requests()[0]?.body as { messages: { content: string }[]; max_tokens: number };
+    const prompt = sent.messages.reduce((sum, message) => sum + Buffer.byteLength(message.content, 'utf8') + 4, 3);
+    const embedded = embeddingTokens(fake.embeddings().flatMap((request) => (request.body as { input: string[] }).input));
+    expect(await clientSpend('203.0.113.82', 'model_tokens')).toBe(prompt + sent.max_tokens + embedded);
+    // Its stream slot is free again: the next question of the same client is admitted.
+    const next = await ask();
+    expect(next.status).toBe(200);
+    await next.text();
+  });
+
+  it('refuses a client over its requests per minute before reading its body', async () => {
+    const functionEnv = { ...env, CLIENT_IP_HEADER: 'x-forwarded-for', SUPABASE_URL: harness.url, SUPABASE_ANON_KEY: LOCAL_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY: LOCAL_SERVICE_ROLE_KEY, COACH_RATE_LIMIT: '1', TTS_RATE_LIMIT: '1' };
     for (const [path, body] of [
       ['coach/chat/completions', JSON.stringify(question)],
       ['tts', JSON.stringify({ text: 'Hallo.' })],

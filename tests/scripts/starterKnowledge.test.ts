@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { addStarterKnowledge, starterDir, starterDocuments } from '../../scripts/starterKnowledge';
 import { topicOf } from '../../supabase/functions/coach/knowledge';
-import { honestReply } from '../../supabase/functions/coach/offline';
+import { honestReply, isHonestReply } from '../../supabase/functions/coach/offline';
 import { LOCAL_ANON_KEY } from '../../supabase/local/config';
 import { ADMIN, startHarness, type Harness } from '../local/harness';
 
@@ -69,6 +69,15 @@ describe('starter knowledge', () => {
     expect(await coach('Ich bin total gestresst bei der Arbeit, was kann ich tun?')).toContain('Pause von drei Minuten');
     // Switching off after work, one of the commonest coaching questions; its section runs over a page break.
     expect(await coach('Was hilft mir abends beim Abschalten?')).toContain('Feierabendritual');
+    // Spoken: lower case, "nich", a separable verb cut short ("aufwach"): the sleep document is found.
+    const { data: found } = await admin.rpc('search_knowledge', { query: 'wie krieg ich das hin dass ich nachts nich dauernd aufwach' });
+    expect(found?.[0]?.document_title).toBe('Starterwissen – Besser schlafen.pdf');
+    // The answer is the document's advice, not its running header ("Besser schlafen: Starterwissen.").
+    const sleep = await coach('wie krieg ich das hin dass ich nachts nich dauernd aufwach');
+    expect(sleep).not.toContain('Starterwissen');
+    expect(sleep).toMatch(/vor dem Schlafengehen weg|zur gleichen Zeit ins Bett|wach, steh kurz auf/u);
+    // No price is in the knowledge: no exercise instead of one, but the honest reply.
+    expect(isHonestReply(await coach('Was kostet bei euch eine Sitzung?'))).toBe(true);
     // The honest reply names what the knowledge base holds, newest document first.
     const topics = [...starterDocuments].reverse().map((document) => topicOf(document.title));
     expect(await coach('Was ist die Hauptstadt von Australien?')).toBe(honestReply(topics));

@@ -3,6 +3,7 @@ import { Card } from '../../components/ui/Card';
 import { formatNumber } from '../../lib/format';
 import { useLanguage } from '../../i18n/language';
 import { useT } from '../../i18n/language';
+import { countRecentOpenQuestions } from '../../services/openQuestions';
 import { fetchStats, type DashboardStats } from '../../services/stats';
 
 /** How often the counters refresh while the dashboard is open. */
@@ -20,7 +21,7 @@ function Stat({ label, value, note, extra }: { label: string; value: string; not
 }
 
 /**
- * The four counters from admin_stats(). A failed fetch is only logged (seed: nothing is shown);
+ * The four counters from admin_stats() and the open questions of the last 7 days. A failed fetch is only logged (seed: nothing is shown);
  * the cards keep their last values. They refresh on an interval and whenever `refreshKey` changes
  * (e.g. a document finished processing).
  */
@@ -28,11 +29,15 @@ export function StatsCards({ refreshKey }: { refreshKey: number }) {
   const { t } = useT('admin');
   const { lang } = useLanguage();
   const [stats, setStats] = useState<DashboardStats | null>(null);
+  const [openQuestions, setOpenQuestions] = useState<number | undefined>(undefined);
 
   const load = useCallback(() => {
     fetchStats()
       .then(setStats)
       // The seed: a failed statistics fetch is only logged.
+      .catch((error: unknown) => console.error('[admin] statistics not loaded:', error));
+    countRecentOpenQuestions()
+      .then(setOpenQuestions)
       .catch((error: unknown) => console.error('[admin] statistics not loaded:', error));
   }, []);
 
@@ -60,7 +65,7 @@ export function StatsCards({ refreshKey }: { refreshKey: number }) {
       <h2 id="admin-stats-heading" className="sr-only">
         {t('stats.heading')}
       </h2>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
         <Stat label={t('stats.totalUsers')} value={count(stats?.totalUsers)} note={t('stats.totalUsersNote')} />
         <Stat
           label={t('stats.activeConversations')}
@@ -80,6 +85,7 @@ export function StatsCards({ refreshKey }: { refreshKey: number }) {
           }
           note={rating === null || rating === undefined ? t('stats.noRatingNote') : t('stats.ratingNote')}
         />
+        <Stat label={t('stats.openQuestions')} value={count(openQuestions)} note={t('stats.openQuestionsNote')} />
       </div>
     </section>
   );

@@ -3,7 +3,7 @@ import { coachTexts } from './texts';
 
 const values = [1, 2, 3, 4, 5] as const;
 
-/** The optional 1–5 rating after the visitor ended a conversation; rating again overwrites. */
+/** The optional 1–5 rating after the visitor ended a conversation, given once: the coach keeps the first. */
 export function RatingPrompt({ rating, onRate }: { rating: RatingState; onRate: (value: number) => void }) {
   const chosen = rating.status === 'none' ? null : rating.value;
   const message =
@@ -26,7 +26,7 @@ export function RatingPrompt({ rating, onRate }: { rating: RatingState; onRate: 
               type="button"
               aria-label={`${value}${coachTexts.rating.outOf}`}
               aria-pressed={chosen === value}
-              disabled={rating.status === 'sending'}
+              disabled={rating.status === 'sending' || rating.status === 'sent'}
               onClick={() => onRate(value)}
               className={`h-11 w-11 rounded-full border text-base font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait ${
                 chosen === value

@@ -1,15 +1,24 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { browserPorts } from './session/browserPorts';
 import { createCoachSession, initialSnapshot, type CoachSession } from './session/coachSession';
+import { markTimings } from './session/timingMarks';
 
 /**
  * The live coach for a component: one conversation (session/coachSession.ts) per mounted coach,
- * its state read with useSyncExternalStore. The session does all the work; leaving the page (the
- * component unmounts) stops its sound and gives the microphone back.
+ * its state read with useSyncExternalStore, its timing moments marked for the voice benchmark. The
+ * session does all the work; leaving the page (the component unmounts) stops its sound and gives
+ * the microphone back.
  */
 export function useLiveCoach() {
   const [session] = useState<CoachSession>(() => createCoachSession(browserPorts()));
-  useEffect(() => session.attach(), [session]);
+  useEffect(() => {
+    const stopMarking = session.on(markTimings);
+    const detach = session.attach();
+    return () => {
+      detach();
+      stopMarking();
+    };
+  }, [session]);
   const { voice, chat, handsFree } = useSyncExternalStore(session.subscribe, session.getSnapshot, () => initialSnapshot);
   return {
     voice,

@@ -1,15 +1,29 @@
 /**
  * Who a client is, for the limits and budgets of the functions that spend money: its address as
- * the gateway reports it in CLIENT_IP_HEADER (default x-forwarded-for), right-most entry, never
- * one the client wrote itself. An IPv4 address counts as one client. An IPv6 address counts by
- * its /64: a provider hands every customer at least a /64 and the customer picks any of its 2^64
- * addresses freely (privacy extensions change them daily), so keying by the whole address would
- * give one machine endless fresh allowances. IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) are the
- * IPv4 address. Anything that is not an address puts the request into one shared bucket.
+ * the gateway reports it in the header CLIENT_IP_HEADER names (right-most entry), never one the
+ * client wrote itself. An IPv4 address counts as one client. An IPv6 address counts by its /64: a
+ * provider hands every customer at least a /64 and the customer picks any of its 2^64 addresses
+ * freely (privacy extensions change them daily), so keying by the whole address would give one
+ * machine endless fresh allowances. IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) are the IPv4
+ * address.
+ *
+ * Every client also belongs to a network, which has a budget of its own: its IPv4 /24 or IPv6
+ * /48, the usual allocation of one site (an office, a hosting customer), so that a few dozen
+ * addresses of one network share one budget instead of taking one each.
+ *
+ * A request whose address cannot be read is refused, never put in a bucket shared by everyone
+ * (../_shared/guard.ts): there is no default header, since on a hosted project the default
+ * X-Forwarded-For carries what the client wrote. The local stack, which is its own gateway, names
+ * the header it writes in the functions' environment.
  */
 
-/** The identity of requests that carry no usable address: they all share one bucket. */
-export const UNKNOWN_CLIENT = 'unknown';
+/** A client and its network, as the budgets key them. */
+export interface ClientKey {
+  /** The address (IPv4) or its /64 (IPv6, written `<first four groups>::/64`). */
+  client: string;
+  /** The IPv4 /24 (`192.0.2.0/24`) or IPv6 /48 (`2001:db8:7::/48`) the client is in. */
+  network: string;
+}
 
 function ipv4(text: string): string | null {
   const parts = text.split('.');
@@ -64,13 +78,30 @@ export function addressKey(raw: string): string | null {
   return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
 }
 
+/** The network of an address key (see addressKey): its IPv4 /24 or IPv6 /48. */
+export function networkKey(address: string): string {
+  if (address.endsWith('::/64')) {
+    const groups = address.slice(0, -'::/64'.length).split(':');
+    return `${groups.slice(0, 3).join(':')}::/48`;
+  }
+  const octets = address.split('.');
+  return `${octets.slice(0, 3).join('.')}.0/24`;
+}
+
+/** The header the gateway writes the client's address into, or null when none is configured. */
+export function clientHeader(env: Record<string, string>): string | null {
+  return env.CLIENT_IP_HEADER?.trim().toLowerCase() || null;
+}
+
 /**
- * The client's key from the header the gateway sets (CLIENT_IP_HEADER, default
- * x-forwarded-for). A proxy appends the address it saw, so the right-most entry is the one the
- * gateway wrote; everything left of it came from the client.
+ * The client and its network from the header the gateway sets (CLIENT_IP_HEADER). A proxy appends
+ * the address it saw, so the right-most entry is the one the gateway wrote; everything left of it
+ * came from the client. Null when no header is configured, or the request carries no address in it.
  */
-export function clientIdentity(request: Request, env: Record<string, string>): string {
-  const header = env.CLIENT_IP_HEADER?.trim().toLowerCase() || 'x-forwarded-for';
+export function clientIdentity(request: Request, env: Record<string, string>): ClientKey | null {
+  const header = clientHeader(env);
+  if (header === null) return null;
   const entries = (request.headers.get(header) ?? '').split(',');
-  return addressKey(entries.at(-1) ?? '') ?? UNKNOWN_CLIENT;
+  const client = addressKey(entries.at(-1) ?? '');
+  return client === null ? null : { client, network: networkKey(client) };
 }

@@ -47,18 +47,21 @@ export type Database = {
           client: string
           day: string
           kind: string
+          scope: string
         }
         Insert: {
           amount?: number
           client: string
           day: string
           kind: string
+          scope?: string
         }
         Update: {
           amount?: number
           client?: string
           day?: string
           kind?: string
+          scope?: string
         }
         Relationships: []
       }
@@ -202,6 +205,50 @@ export type Database = {
         }
         Relationships: []
       }
+      open_questions: {
+        Row: {
+          answered_at: string | null
+          answered_by: string | null
+          answered_title: string | null
+          ask_count: number
+          first_asked_at: string
+          id: string
+          last_asked_at: string
+          lexemes: string
+          question: string
+        }
+        Insert: {
+          answered_at?: string | null
+          answered_by?: string | null
+          answered_title?: string | null
+          ask_count?: number
+          first_asked_at?: string
+          id?: string
+          last_asked_at?: string
+          lexemes?: string
+          question: string
+        }
+        Update: {
+          answered_at?: string | null
+          answered_by?: string | null
+          answered_title?: string | null
+          ask_count?: number
+          first_asked_at?: string
+          id?: string
+          last_asked_at?: string
+          lexemes?: string
+          question?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "open_questions_answered_by_fkey"
+            columns: ["answered_by"]
+            isOneToOne: false
+            referencedRelation: "documents"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       request_counts: {
         Row: {
           client: string
@@ -226,6 +273,36 @@ export type Database = {
         }
         Relationships: []
       }
+      spend_alerts: {
+        Row: {
+          amount: number
+          cap: number
+          clients: number
+          day: string
+          kind: string
+          raised_at: string
+          threshold: number
+        }
+        Insert: {
+          amount: number
+          cap: number
+          clients: number
+          day: string
+          kind: string
+          raised_at?: string
+          threshold: number
+        }
+        Update: {
+          amount?: number
+          cap?: number
+          clients?: number
+          day?: string
+          kind?: string
+          raised_at?: string
+          threshold?: number
+        }
+        Relationships: []
+      }
       spend_reservations: {
         Row: {
           amount: number
@@ -234,6 +311,7 @@ export type Database = {
           day: string
           id: string
           kind: string
+          scopes: string[]
         }
         Insert: {
           amount: number
@@ -242,6 +320,7 @@ export type Database = {
           day: string
           id?: string
           kind: string
+          scopes?: string[]
         }
         Update: {
           amount?: number
@@ -250,22 +329,26 @@ export type Database = {
           day?: string
           id?: string
           kind?: string
+          scopes?: string[]
         }
         Relationships: []
       }
       system_settings: {
         Row: {
           id: boolean
+          record_open_questions: boolean
           updated_at: string
           voice_input_via_provider: boolean
         }
         Insert: {
           id?: boolean
+          record_open_questions?: boolean
           updated_at?: string
           voice_input_via_provider?: boolean
         }
         Update: {
           id?: boolean
+          record_open_questions?: boolean
           updated_at?: string
           voice_input_via_provider?: boolean
         }
@@ -340,7 +423,7 @@ export type Database = {
       admit_request: {
         Args: {
           p_amount?: number
-          p_budget?: number
+          p_budgets?: Json
           p_cap?: number
           p_client: string
           p_fn: string
@@ -360,6 +443,7 @@ export type Database = {
         Args: { document_id: string }
         Returns: Database["public"]["Tables"]["documents"]["Row"]
       }
+      clear_open_questions: { Args: never; Returns: number }
       count_answered_question: {
         Args: { conversation_id: string }
         Returns: string
@@ -369,6 +453,15 @@ export type Database = {
         Returns: number
       }
       is_admin: { Args: never; Returns: boolean }
+      only_anonymous_sign_ups: { Args: { event: Json }; Returns: Json }
+      rate_conversation: {
+        Args: { p_conversation: string; p_rating: number }
+        Returns: string
+      }
+      record_open_question: {
+        Args: { client: string; per_day: number; question: string }
+        Returns: string
+      }
       record_spend: { Args: { p_amount: number; p_kind: string }; Returns: number }
       refresh_document_text: {
         Args: { document_id: string; text: string }
@@ -378,9 +471,8 @@ export type Database = {
       reserve_spend: {
         Args: {
           p_amount: number
-          p_budget: number
+          p_budgets: Json
           p_cap: number
-          p_client: string
           p_kind: string
         }
         Returns: Json

@@ -11,6 +11,8 @@ export const EMBEDDING_DIMENSIONS = 1536;
 export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 /** Inputs per request: well under the API's 2048, so one request stays small and quick. */
 export const EMBEDDING_BATCH = 64;
+/** How long one embeddings request may take (a batch of 64 passages takes a second or two). */
+export const EMBEDDING_TIMEOUT_MS = 30_000;
 
 export interface EmbeddingProvider {
   apiKey: string;
@@ -47,8 +49,20 @@ export class EmbeddingError extends Error {}
  * reached the provider (also when it was aborted or the connection failed), nothing when the
  * provider refused it with an error status.
  */
-export async function embedTexts(provider: EmbeddingProvider, texts: readonly string[], signal?: AbortSignal): Promise<number[][]> {
+export async function embedTexts(provider: EmbeddingProvider, texts: readonly string[], given?: AbortSignal): Promise<number[][]> {
   const bound = texts.reduce((sum, text) => sum + textTokenBound(text), 0);
+  // Never longer than EMBEDDING_TIMEOUT_MS, whatever the caller's own deadline.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), EMBEDDING_TIMEOUT_MS);
+  const signal = given ? AbortSignal.any([given, deadline.signal]) : deadline.signal;
+  try {
+    return await embedWithin(provider, texts, bound, signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function embedWithin(provider: EmbeddingProvider, texts: readonly string[], bound: number, signal: AbortSignal): Promise<number[][]> {
   const bill = (tokens: number) => {
     if (provider.meter) provider.meter.tokens += tokens;
   };
@@ -62,7 +76,7 @@ export async function embedTexts(provider: EmbeddingProvider, texts: readonly st
     });
   } catch (error) {
     bill(bound);
-    throw new EmbeddingError(signal?.aborted ? 'no answer in time' : `network error: ${String(error)}`);
+    throw new EmbeddingError(signal.aborted ? 'no answer in time' : `network error: ${String(error)}`);
   }
   const body: unknown = await response.json().catch(() => null);
   if (response.ok) bill(reportedTokens(body) ?? bound);

@@ -1,7 +1,13 @@
 /**
- * The coach's voice settings as the admin sliders hold them (and as `public.voice_configs` stores
- * them): ElevenLabs' four settings plus speed and pitch. Pure, so the browser can share the bounds.
+ * The coach's voice settings, the one source for the browser, the `tts` function and the database:
+ * ElevenLabs' four settings plus speed and pitch, their slider bounds and the seed's defaults.
+ * `public.voice_configs` stores them (its check constraints and column defaults restate the bounds
+ * and defaults; tests/db/voiceSettings.test.ts holds them equal), the `tts` function reads them in
+ * the stored form, and the browser holds them in its own camelCase form, mapped here and nowhere
+ * else. Pure, so Deno and the browser import the same file.
  */
+
+/** As `public.voice_configs` stores them and the `tts` function reads them (snake_case). */
 export interface VoiceSettings {
   stability: number;
   similarity_boost: number;
@@ -11,16 +17,35 @@ export interface VoiceSettings {
   pitch: number;
 }
 
-/** The seed's slider bounds (stability, similarity, style 0–1; speed and pitch 0.5–2). */
-export const voiceSettingBounds = {
-  stability: { min: 0, max: 1 },
-  similarity_boost: { min: 0, max: 1 },
-  style: { min: 0, max: 1 },
-  speed: { min: 0.5, max: 2 },
-  pitch: { min: 0.5, max: 2 },
-} as const;
+/** As the browser holds them: the admin's sliders, the coach's saved speed and pitch (camelCase). */
+export interface BrowserVoiceSettings {
+  stability: number;
+  similarityBoost: number;
+  style: number;
+  useSpeakerBoost: boolean;
+  speed: number;
+  pitch: number;
+}
 
-/** The seed's local defaults; used only when no active row can be read. */
+export type NumericVoiceSetting = 'stability' | 'similarity_boost' | 'style' | 'speed' | 'pitch';
+
+export interface VoiceSettingBounds {
+  min: number;
+  max: number;
+  /** The slider's step (the seed's: 0.01 for the 0–1 settings, 0.1 for speed and pitch). */
+  step: number;
+}
+
+/** The seed's slider bounds (stability, similarity, style 0–1; speed and pitch 0.5–2). */
+export const voiceSettingBounds: Record<NumericVoiceSetting, VoiceSettingBounds> = {
+  stability: { min: 0, max: 1, step: 0.01 },
+  similarity_boost: { min: 0, max: 1, step: 0.01 },
+  style: { min: 0, max: 1, step: 0.01 },
+  speed: { min: 0.5, max: 2, step: 0.1 },
+  pitch: { min: 0.5, max: 2, step: 0.1 },
+};
+
+/** The seed's defaults ("Standardwerte"): the active row's first values, and what is used when none can be read. */
 export const defaultVoiceSettings: VoiceSettings = {
   stability: 0.25,
   similarity_boost: 0.75,
@@ -30,7 +55,39 @@ export const defaultVoiceSettings: VoiceSettings = {
   pitch: 1,
 };
 
-function inBounds(value: unknown, bounds: { min: number; max: number }): value is number {
+/** The stored name of each of the browser's settings. */
+export const storedVoiceSettingName = {
+  stability: 'stability',
+  similarityBoost: 'similarity_boost',
+  style: 'style',
+  useSpeakerBoost: 'use_speaker_boost',
+  speed: 'speed',
+  pitch: 'pitch',
+} as const satisfies Record<keyof BrowserVoiceSettings, keyof VoiceSettings>;
+
+export function toStoredVoiceSettings(settings: BrowserVoiceSettings): VoiceSettings {
+  return {
+    stability: settings.stability,
+    similarity_boost: settings.similarityBoost,
+    style: settings.style,
+    use_speaker_boost: settings.useSpeakerBoost,
+    speed: settings.speed,
+    pitch: settings.pitch,
+  };
+}
+
+export function fromStoredVoiceSettings(settings: VoiceSettings): BrowserVoiceSettings {
+  return {
+    stability: settings.stability,
+    similarityBoost: settings.similarity_boost,
+    style: settings.style,
+    useSpeakerBoost: settings.use_speaker_boost,
+    speed: settings.speed,
+    pitch: settings.pitch,
+  };
+}
+
+function inBounds(value: unknown, bounds: VoiceSettingBounds): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= bounds.min && value <= bounds.max;
 }
 

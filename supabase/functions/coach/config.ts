@@ -9,11 +9,14 @@ export interface CoachConfig {
   openai: { apiKey: string; baseUrl: string; model: string } | null;
   /** Requests per minute per client. */
   rateLimit: number;
+  /** Open questions one client may add (or count again) per day. */
+  openQuestionsPerDay: number;
 }
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_OPENAI_MODEL = 'gpt-4-turbo-preview';
 const DEFAULT_RATE_LIMIT = 30;
+const DEFAULT_OPEN_QUESTIONS_PER_DAY = 10;
 
 export function coachConfig(env: Record<string, string>): CoachConfig {
   const apiKey = env.OPENAI_API_KEY?.trim() ?? '';
@@ -22,5 +25,6 @@ export function coachConfig(env: Record<string, string>): CoachConfig {
   return {
     openai: apiKey === '' ? null : { apiKey, baseUrl, model },
     rateLimit: limitFromEnv(env.COACH_RATE_LIMIT, DEFAULT_RATE_LIMIT),
+    openQuestionsPerDay: limitFromEnv(env.OPEN_QUESTIONS_DAILY_LIMIT, DEFAULT_OPEN_QUESTIONS_PER_DAY),
   };
 }

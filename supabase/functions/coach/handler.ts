@@ -7,27 +7,31 @@
  *                                 greeting plays (the browser caches the preflight for this URL,
  *                                 and on Supabase an instance is started), so the first question
  *                                 pays neither
- *   POST /coach/rating            {conversationId, rating 1–5}: the visitor's rating, 204
+ *   POST /coach/rating            {conversationId, rating 1–5}: the visitor's rating, once, 204
  *
  * The function builds the prompt itself (persona, knowledge passages, bounded history) and counts
  * the conversation anonymously. Without OPENAI_API_KEY it answers from the knowledge base alone.
+ * A question the knowledge could not answer is kept for the operator (openQuestions.ts).
  */
+import { inBackground } from '../_shared/background.ts';
+import { reportBudgetFit } from '../_shared/budgetFit.ts';
 import { corsHeaders, preflight, refuseForeignOrigin, withAllowedOrigin } from '../_shared/cors.ts';
 import { embeddingProvider, metered, type EmbeddingProvider } from '../_shared/embeddings.ts';
 import { errorResponse, isRecord } from '../_shared/http.ts';
 import { personaSystemPrompt } from '../_shared/persona.ts';
-import { admit, type Gate } from '../_shared/guard.ts';
-import { declaredTooLarge, MAX_JSON_BODY_BYTES, readJsonUpTo } from '../_shared/requestBody.ts';
+import { admitCaller, identify, type Caller, type Gate } from '../_shared/guard.ts';
+import { declaredTooLarge, MAX_JSON_BODY_BYTES, readJsonUpTo, type JsonRead } from '../_shared/requestBody.ts';
 import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
 import { parseChatRequest, type ChatMessage, type ChatRequest } from './chatRequest.ts';
 import { coachConfig, type CoachConfig } from './config.ts';
 import { completionResponse } from './completion.ts';
-import { conversationFor, countAnswered, isUuid, rateConversation } from './conversations.ts';
-import { findPassages, knowledgeMessage, knowledgeTopics, previousUserTurn } from './knowledge.ts';
-import { answerDeltas, OFFLINE_MODEL, offlineAnswer } from './offline.ts';
+import { conversationFor, countAnswered, rateConversation, verifyConversation } from './conversations.ts';
+import { knowledgeMessage, knowledgeTopics, previousUserTurn, startSearch, type Passage } from './knowledge.ts';
+import { answerDeltas, OFFLINE_MODEL, offlineReply } from './offline.ts';
+import { keepOpenQuestion } from './openQuestions.ts';
 import { PAUSED_ANSWER, PAUSED_MODEL } from './paused.ts';
-import { admissionReserve, answerBound, billedTokens } from './spend.ts';
-import { openChatStream, type UsageReport } from './upstream.ts';
+import { answerBound, billedTokens, embeddingBound } from './spend.ts';
+import { openChatStream } from './upstream.ts';
 
 type Route = 'chat' | 'rating';
 
@@ -47,143 +51,183 @@ function logged<T>(what: string, fallback: T): (error: unknown) => T {
   };
 }
 
-/** What an admitted request holds until its answer has been given: spend, stream slot, conversation. */
-interface Held {
-  gate: Extract<Gate, { ok: true }>;
-  /** The question's embedding, metered (null without a language model key). */
-  embeddings: (EmbeddingProvider & { meter: { tokens: number } }) | null;
-  supabase: ServiceClient;
-  /** Tokens reserved at admission. */
-  reserved: number;
+type Admitted = Extract<Gate, { ok: true }>;
+
+/** What the request is about, once its body has been read. */
+interface Question {
+  chat: ChatRequest;
+  /** The conversation's id, and the signed form the browser keeps. */
+  conversation: Promise<{ id: string; token: string }>;
 }
 
 /**
- * The answer's text as it streams. Afterwards (finished, cut, failed or cancelled) the request is
- * settled with what the model billed (its usage, else the upper bound) and the embedding, its
- * stream slot freed, and, when text reached the visitor, the question counted in its conversation.
+ * Everything that ends with the answer, done once however the answer ends (streamed to the end,
+ * cut, failed, cancelled by the visitor before or after its first piece): the spend settled with
+ * what the model billed (its usage, else the upper bound) and the embedding, the stream slot
+ * freed, and, when text reached the visitor, the question counted in its conversation and
+ * `afterAnswered` started (not awaited: it must not hold the end of the reply either).
  */
-async function* settledAfter(
-  deltas: AsyncIterable<string> | Iterable<string>,
-  held: Held,
-  conversationId: string,
-  bill: () => number,
-): AsyncGenerator<string> {
+function answerEnd(gate: Admitted, supabase: ServiceClient, conversationId: string, bill: () => number, afterAnswered?: () => void) {
   let answered = false;
+  let ended: Promise<unknown> | null = null;
+  return {
+    heard(delta: string) {
+      answered ||= delta.trim() !== '';
+    },
+    end(): Promise<unknown> {
+      if (ended === null && answered) afterAnswered?.();
+      ended ??= Promise.all([
+        gate.settle(bill()).then(() => gate.release()),
+        answered ? countAnswered(supabase, conversationId).catch(logged('counting the conversation', undefined)) : null,
+      ]);
+      return ended;
+    },
+  };
+}
+
+/** The answer's pieces as they stream; its end (see answerEnd) once they have. */
+async function* endingWith(deltas: AsyncIterable<string> | Iterable<string>, end: ReturnType<typeof answerEnd>): AsyncGenerator<string> {
   try {
     for await (const delta of deltas) {
-      answered ||= delta.trim() !== '';
+      end.heard(delta);
       yield delta;
     }
   } finally {
-    await Promise.all([
-      held.gate.settle(bill() + (held.embeddings?.meter.tokens ?? 0)).then(() => held.gate.release()),
-      answered ? countAnswered(held.supabase, conversationId).catch(logged('counting the conversation', undefined)) : null,
-    ]);
+    await end.end();
   }
 }
 
-/** The day's spend is used up (the caps', or this client's): the coach says so, as an ordinary answer. */
-async function pausedAnswer(request: Request): Promise<Response> {
-  // Read only to answer in the format asked for; at most the body cap, and nothing else is done.
-  const body = await readJsonUpTo(request, MAX_JSON_BODY_BYTES);
-  const stream = body.ok && isRecord(body.value) && body.value.stream === true;
+/** The day's spend is used up (the caps', or this client's, network's or session's): the coach says so, as an ordinary answer. */
+function pausedAnswer(stream: boolean): Promise<Response> {
   return completionResponse(answerDeltas(PAUSED_ANSWER), { model: PAUSED_MODEL, stream, headers: { 'x-coach-mode': 'paused' } });
 }
 
-const tooLarge = () =>
-  errorResponse(413, `request body too large: at most ${String(MAX_JSON_BODY_BYTES)} bytes`, 'too_large');
+const tooLarge = () => errorResponse(413, `request body too large: at most ${String(MAX_JSON_BODY_BYTES)} bytes`, 'too_large');
+const tooSlow = () => errorResponse(408, 'the request body did not arrive in time', 'body_timeout');
+const unreadable = (read: Extract<JsonRead, { ok: false }>) => (read.problem === 'too_large' ? tooLarge() : tooSlow());
 
 /**
- * The answer to an admitted chat request. Everything it holds (reservation, stream slot) is given
- * back before it returns, except for a model answer, which hands them to its stream.
+ * The knowledge could not answer (offline: the honest reply, for want of a passage or because the
+ * closest one does not answer; with a model: no passage above the search's floor). Once the reply
+ * has been given, the question is kept for the operator, in the background.
  */
-async function chat(request: Request, config: CoachConfig, held: Held): Promise<Response> {
+function keepUnanswered(supabase: ServiceClient, gate: Admitted, question: string, perDay: number): () => void {
+  return () => inBackground(keepOpenQuestion(supabase, question, gate.client, perDay).catch(logged('keeping the open question', null)));
+}
+
+/** The answer without a language model: from the knowledge base alone, nothing spent. */
+async function offline(request: Request, caller: Caller, env: Record<string, string>, config: CoachConfig, question: Question): Promise<Response> {
+  const gate = await admitCaller(caller, env, { fn: 'coach' });
+  if (!gate.ok) return gate.response;
+  const supabase = serviceClient(env);
+  const { chat } = question;
+  const search = startSearch(supabase, null, chat, request.signal);
+  const [found, topics, conversation] = await Promise.all([
+    search.fullText.catch(logged('the knowledge search', { passages: [], final: true })),
+    knowledgeTopics(supabase).catch(logged('listing the knowledge', [])),
+    question.conversation,
+  ]);
+  const reply = offlineReply(chat.question, found.passages, topics, previousUserTurn(chat));
+  const unanswered = reply.kind !== 'answer' ? keepUnanswered(supabase, gate, chat.question, config.openQuestionsPerDay) : undefined;
+  const end = answerEnd(gate, supabase, conversation.id, () => 0, unanswered);
+  return completionResponse(endingWith(answerDeltas(reply.text), end), {
+    model: OFFLINE_MODEL,
+    stream: chat.stream,
+    headers: { 'x-coach-mode': 'offline', 'x-conversation-id': conversation.token },
+    onCancel: () => void end.end(),
+  });
+}
+
+/** The prompt for these passages: persona, knowledge (or, without a passage, what the knowledge base covers), history. */
+async function promptWith(supabase: ServiceClient, passages: Passage[], chat: ChatRequest): Promise<ChatMessage[]> {
+  const topics = passages.length === 0 ? await knowledgeTopics(supabase).catch(logged('listing the knowledge', [])) : [];
+  return [{ role: 'system', content: personaSystemPrompt }, { role: 'system', content: knowledgeMessage(passages, topics) }, ...chat.history];
+}
+
+/**
+ * The model's answer. The full-text search runs first (it costs the database only); admission
+ * then reserves exactly this prompt, a full reply and, when the hybrid search still needs it, the
+ * question's embedding. Everything held is given back before this returns, except for a model
+ * answer, which hands it to its stream.
+ */
+async function modelAnswer(
+  request: Request,
+  caller: Caller,
+  env: Record<string, string>,
+  config: NonNullable<CoachConfig['openai']>,
+  openQuestionsPerDay: number,
+  question: Question,
+): Promise<Response> {
+  const supabase = serviceClient(env);
+  const { chat } = question;
+  const provider: EmbeddingProvider | null = embeddingProvider(env);
+  const embeddings = provider ? metered(provider) : null;
+  const search = startSearch(supabase, embeddings, chat, request.signal);
+  const found = await search.fullText.catch(logged('the knowledge search', { passages: [] as Passage[], final: true }));
+  let passages = found.passages;
+  let messages = await promptWith(supabase, passages, chat);
+  const reserved = answerBound(messages) + (found.final || !embeddings ? 0 : embeddingBound(chat));
+  const gate = await admitCaller(caller, env, { fn: 'coach', reserve: { kind: 'model_tokens', amount: reserved }, stream: true });
+  if (!gate.ok) {
+    return gate.reason === 'spend_cap_reached' || gate.reason === 'budget_exhausted' ? pausedAnswer(chat.stream) : gate.response;
+  }
+  const embedded = () => embeddings?.meter.tokens ?? 0;
   const handed = { over: false };
   try {
-    return await answer(request, config, held, () => {
-      handed.over = true;
+    if (!found.final) {
+      const fused = await search.hybrid().catch(logged('the hybrid search', null));
+      if (fused !== null) {
+        passages = fused;
+        messages = await promptWith(supabase, passages, chat);
+      }
+      // Longer passages than the full-text search found: the rest is reserved before the model is asked.
+      const needed = answerBound(messages) + embedded() - reserved;
+      if (needed > 0 && !(await gate.reserveMore(needed))) return await pausedAnswer(chat.stream);
+    }
+    const stop = new AbortController();
+    request.signal.addEventListener('abort', () => stop.abort(), { once: true });
+    const opening = openChatStream(config, messages, stop.signal);
+    // One turn of the event loop first, so the model's request is on its way before the signature.
+    const signing = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => question.conversation);
+    const [upstream, conversation] = await Promise.all([opening, signing]);
+    const headers = { 'x-coach-mode': 'model', 'x-conversation-id': conversation.token };
+    if (!upstream.ok) return errorResponse(502, `upstream_error: ${upstream.detail}`, 'upstream_error', headers);
+    const unanswered = passages.length === 0 ? keepUnanswered(supabase, gate, chat.question, openQuestionsPerDay) : undefined;
+    const end = answerEnd(gate, supabase, conversation.id, () => billedTokens(upstream.usage, messages) + embedded(), unanswered);
+    handed.over = true;
+    return await completionResponse(endingWith(upstream.deltas, end), {
+      model: config.model,
+      stream: chat.stream,
+      headers,
+      // Cancelled before its first piece was pulled, the stream never ran: its end comes from here.
+      onCancel: () => {
+        stop.abort();
+        void end.end();
+      },
     });
   } finally {
     if (!handed.over) {
-      await held.gate.settle(held.embeddings?.meter.tokens ?? 0);
-      await held.gate.release();
+      await gate.settle(embedded());
+      await gate.release();
     }
   }
 }
 
-async function answer(request: Request, config: CoachConfig, held: Held, handOver: () => void): Promise<Response> {
-  const body = await readJsonUpTo(request, MAX_JSON_BODY_BYTES);
-  if (!body.ok) return tooLarge();
-  const chatRequest: ChatRequest | null = parseChatRequest(body.value);
-  if (!chatRequest) {
-    return errorResponse(400, 'messages must end with a user message that has text', 'invalid_request');
-  }
-  const { supabase } = held;
-  const passages = await findPassages(supabase, held.embeddings, chatRequest, request.signal).catch(logged('the knowledge search', []));
-  // The conversation's id is needed only for the response headers: it is looked up while the
-  // model starts, not before it.
-  const conversation = () => conversationFor(supabase, request.headers.get('x-conversation-id'));
-  const headersWith = (conversationId: string): Record<string, string> => ({
-    'x-coach-mode': config.openai ? 'model' : 'offline',
-    'x-conversation-id': conversationId,
-  });
-
-  if (!config.openai) {
-    const [conversationId, topics] = await Promise.all([
-      conversation(),
-      knowledgeTopics(supabase).catch(logged('listing the knowledge', [])),
-    ]);
-    const reply = offlineAnswer(chatRequest.question, passages, topics, previousUserTurn(chatRequest));
-    handOver();
-    return completionResponse(settledAfter(answerDeltas(reply), held, conversationId, () => 0), {
-      model: OFFLINE_MODEL,
-      stream: chatRequest.stream,
-      headers: headersWith(conversationId),
-    });
-  }
-
-  // Without a passage the model is told so, with what the knowledge base covers.
-  const topics = passages.length === 0 ? await knowledgeTopics(supabase).catch(logged('listing the knowledge', [])) : [];
-  const messages: ChatMessage[] = [
-    { role: 'system', content: personaSystemPrompt },
-    { role: 'system', content: knowledgeMessage(passages, topics) },
-    ...chatRequest.history,
-  ];
-  // Admission reserved an allowance for the knowledge; a longer message reserves the rest first.
-  const needed = answerBound(messages) + (held.embeddings?.meter.tokens ?? 0) - held.reserved;
-  if (needed > 0 && !(await held.gate.reserveMore(needed))) {
-    return completionResponse(answerDeltas(PAUSED_ANSWER), { model: PAUSED_MODEL, stream: chatRequest.stream, headers: { 'x-coach-mode': 'paused' } });
-  }
-
-  const stop = new AbortController();
-  request.signal.addEventListener('abort', () => stop.abort(), { once: true });
-  const opening = openChatStream(config.openai, messages, stop.signal);
-  // One turn of the event loop first, so the model's request is on its way before the look-up.
-  const looking = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(conversation);
-  const [upstream, conversationId] = await Promise.all([opening, looking]);
-  const headers = headersWith(conversationId);
-  if (!upstream.ok) return errorResponse(502, `upstream_error: ${upstream.detail}`, 'upstream_error', headers);
-  handOver();
-  const usage: UsageReport = upstream.usage;
-  return completionResponse(settledAfter(upstream.deltas, held, conversationId, () => billedTokens(usage, messages)), {
-    model: config.openai.model,
-    stream: chatRequest.stream,
-    headers,
-    onCancel: () => stop.abort(),
-  });
-}
-
-async function rating(request: Request, supabase: ServiceClient): Promise<Response> {
+async function rating(request: Request, caller: Caller, env: Record<string, string>): Promise<Response> {
   const read = await readJsonUpTo(request, MAX_JSON_BODY_BYTES);
-  if (!read.ok) return tooLarge();
+  if (!read.ok) return unreadable(read);
+  const gate = await admitCaller(caller, env, { fn: 'coach' });
+  if (!gate.ok) return gate.response;
   const body = read.value;
   const value = isRecord(body) ? body.rating : undefined;
-  if (!isRecord(body) || !isUuid(body.conversationId) || typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 5) {
-    return errorResponse(400, 'expected {conversationId: uuid, rating: integer 1–5}', 'invalid_request');
+  if (!isRecord(body) || typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 5) {
+    return errorResponse(400, 'expected {conversationId, rating: integer 1–5}', 'invalid_request');
   }
-  if (!(await rateConversation(supabase, body.conversationId, value))) {
-    return errorResponse(404, 'conversation not found', 'not_found');
-  }
+  // Only a conversation this coach signed can be rated: a made-up id is as unknown as a deleted one.
+  const id = await verifyConversation(body.conversationId, env);
+  const outcome = id === null ? 'not_found' : await rateConversation(serviceClient(env), id, value);
+  if (outcome === 'not_found') return errorResponse(404, 'conversation not found', 'not_found');
+  if (outcome === 'already_rated') return errorResponse(409, 'this conversation has been rated already', 'already_rated');
   return new Response(null, { status: 204, headers: corsHeaders() });
 }
 
@@ -204,25 +248,20 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
   if (foreign) return foreign;
   if (declaredTooLarge(request, MAX_JSON_BODY_BYTES)) return tooLarge();
 
-  const config = coachConfig(env);
-  const supabase = serviceClient(env);
-  if (route === 'rating') {
-    const gate = await admit(request, env, { fn: 'coach' });
-    return gate.ok ? rating(request, supabase) : gate.response;
-  }
+  reportBudgetFit('coach', env);
+  // Who is asking, without a round trip: no address, no session where one is required, or the
+  // instance's first filter refuses before the body is read.
+  const caller = identify(request, env, 'coach');
+  if (!caller.ok) return caller.response;
+  if (route === 'rating') return rating(request, caller, env);
 
-  // Admission comes first: a refused request reads no body and searches nothing. Only a model
-  // answer costs money (reserved at its most) and holds a stream slot; an offline answer is
-  // counted as a request.
-  const provider = config.openai ? embeddingProvider(env) : null;
-  const reserved = config.openai ? admissionReserve(request, provider !== null) : 0;
-  const gate = await admit(request, env, {
-    fn: 'coach',
-    reserve: config.openai ? { kind: 'model_tokens', amount: reserved } : undefined,
-    stream: config.openai !== null,
-  });
-  if (!gate.ok) {
-    return gate.reason === 'spend_cap_reached' || gate.reason === 'budget_exhausted' ? pausedAnswer(request) : gate.response;
-  }
-  return chat(request, config, { gate, supabase, embeddings: provider ? metered(provider) : null, reserved });
+  const read = await readJsonUpTo(request, MAX_JSON_BODY_BYTES);
+  if (!read.ok) return unreadable(read);
+  const chat = parseChatRequest(read.value);
+  if (!chat) return errorResponse(400, 'messages must end with a user message that has text', 'invalid_request');
+  const question: Question = { chat, conversation: conversationFor(request.headers.get('x-conversation-id'), env) };
+  const config = coachConfig(env);
+  return config.openai
+    ? modelAnswer(request, caller, env, config.openai, config.openQuestionsPerDay, question)
+    : offline(request, caller, env, config, question);
 }

@@ -44,9 +44,13 @@ export interface EvidenceTerm {
   words: string[];
   /** Lexemes that count as the term only as its thesaurus synonyms (at `relatedShare`). */
   related: string[];
+  /** A noun of the question: a word it writes with a capital letter, or, written in lower case, one the word list knows as a noun. */
+  named: boolean;
+  /** A noun of the question that the passage's document never mentions: a passage of it does not answer the question. */
+  foreign: boolean;
 }
 
-/** What in a passage answers to the question (the search's `evidence`). */
+/** What in a passage answers to the question (the search's `evidence`): every weighted term of the question, held or not. */
 export interface Evidence {
   /** The weight of all the question's terms. */
   total: number;
@@ -77,14 +81,15 @@ const strings = (value: Json | undefined): string[] =>
 /** The search's evidence column, read defensively: anything malformed counts as no evidence. */
 export function evidenceOf(value: Json): Evidence {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return NO_EVIDENCE;
-  const { total, asked, terms, related_share: relatedShare, asked_weight: askedWeight } = value;
+  const { total, asked, terms, related_share: relatedShare, asked_weight: askedWeight, foreign } = value;
   if (typeof total !== 'number' || typeof asked !== 'number' || !Array.isArray(terms)) return NO_EVIDENCE;
+  const foreignNouns = new Set(strings(foreign));
   const found: EvidenceTerm[] = [];
   for (const entry of terms) {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
-    const { term, weight, previous, words, related } = entry;
+    const { term, weight, previous, words, related, named } = entry;
     if (typeof term !== 'string' || typeof weight !== 'number' || typeof previous !== 'boolean' || !Array.isArray(words)) continue;
-    found.push({ term, weight, previous, words: strings(words), related: strings(related) });
+    found.push({ term, weight, previous, words: strings(words), related: strings(related), named: named === true, foreign: foreignNouns.has(term) });
   }
   return {
     total,
@@ -112,6 +117,11 @@ export const QUESTION_EMBEDDING_TIMEOUT_MS = 1500;
  */
 export const CONFIDENT_SCORE = 0.6;
 
+/** What the question's embedding is made of: the previous user turn (for a follow-up) and the question. */
+export function embeddingInput(request: Pick<ChatRequest, 'question' | 'history'>): string {
+  return [previousUserTurn(request), request.question].filter((part) => part !== null).join('\n');
+}
+
 /**
  * The question's embedding for the hybrid search (with the previous user turn, for follow-ups),
  * in pgvector's text form; null without a key, or when the provider fails or is slow (logged):
@@ -124,9 +134,8 @@ export async function questionEmbedding(
   signal: AbortSignal,
 ): Promise<string | null> {
   if (provider === null) return null;
-  const text = [previousUserTurn(request), request.question].filter((part) => part !== null).join('\n');
   try {
-    const [vector] = await embedTexts(provider, [text], AbortSignal.any([signal, AbortSignal.timeout(QUESTION_EMBEDDING_TIMEOUT_MS)]));
+    const [vector] = await embedTexts(provider, [embeddingInput(request)], AbortSignal.any([signal, AbortSignal.timeout(QUESTION_EMBEDDING_TIMEOUT_MS)]));
     return vector === undefined ? null : vectorLiteral(vector);
   } catch (error) {
     if (!signal.aborted) console.error('[coach] question embedding:', error instanceof EmbeddingError ? error.message : String(error));
@@ -165,18 +174,48 @@ async function lookForEmbeddedPassage(supabase: ServiceClient): Promise<boolean>
   return rows.length > 0;
 }
 
+/** A question's search, in two steps: the full-text search, then (once admitted) the hybrid one. */
+export interface KnowledgeSearch {
+  /**
+   * The full-text passages, and whether they are the answer's (`final`): a confident result, or a
+   * knowledge base without embeddings (there nothing is searched by meaning).
+   */
+  fullText: Promise<{ passages: Passage[]; final: boolean }>;
+  /**
+   * The passages fused with the question's embedding, which costs money: asked for only once the
+   * request is admitted with the embedding reserved. Null when the embedding fails or is slow.
+   */
+  hybrid(): Promise<Passage[] | null>;
+}
+
 /**
- * The passages for a question. Without a key: the full-text search. With one, and some passage
- * with an embedding, the question is embedded while the full-text search runs; when that finds a
- * confident answer, or no passage has an embedding, its result is used at once; otherwise the
- * search runs again fused with the question's embedding (or stays full text when the embedding
- * fails or is slow).
- *
- * The search may start before the request is admitted (it costs only the database); the embedding
- * costs money, so it waits for `admitted` and for a passage with an embedding, and is never asked
- * for when either says no: a knowledge base without embeddings is never searched by meaning, and an
- * embedding cut short is still counted at its bound (and may be billed).
+ * Starts the search for a question. Without a key: the full-text search alone. With one, whether
+ * any passage has an embedding is asked alongside the full-text search; when that finds a
+ * confident answer, or no passage has an embedding, its result is final; otherwise the caller
+ * reserves the embedding and asks for the hybrid search (an embedding cut short is still counted at
+ * its bound, and may be billed).
  */
+export function startSearch(
+  supabase: ServiceClient,
+  provider: EmbeddingProvider | null,
+  request: Pick<ChatRequest, 'question' | 'history'>,
+  signal: AbortSignal,
+): KnowledgeSearch {
+  const embedded = provider === null ? Promise.resolve(false) : anyEmbeddedPassage(supabase).catch(() => false);
+  const fullText = searchPassages(supabase, request).then(async (passages) => ({
+    passages,
+    final: (passages[0]?.score ?? 0) >= CONFIDENT_SCORE || !(await embedded),
+  }));
+  return {
+    fullText,
+    async hybrid() {
+      const vector = await questionEmbedding(provider, request, signal);
+      return vector === null ? null : searchPassages(supabase, request, vector);
+    },
+  };
+}
+
+/** The passages for a question, both steps at once (the embedding is asked for when `admitted` says so). */
 export async function findPassages(
   supabase: ServiceClient,
   provider: EmbeddingProvider | null,
@@ -184,24 +223,10 @@ export async function findPassages(
   signal: AbortSignal,
   admitted: Promise<boolean> = Promise.resolve(true),
 ): Promise<Passage[]> {
-  if (provider === null) return searchPassages(supabase, request);
-  const unneeded = new AbortController();
-  const embeddingSignal = AbortSignal.any([signal, unneeded.signal]);
-  // Whether any passage has an embedding is asked alongside the lexical search, not after it: it is
-  // on the way to the question's embedding and to an answer that is not confident. The question is
-  // embedded (and billed) only for a knowledge base that has embedded passages.
-  const embedded = anyEmbeddedPassage(supabase);
-  const embedding = Promise.all([admitted, embedded.catch(() => false)]).then(([ok, any]) =>
-    ok && any && !embeddingSignal.aborted ? questionEmbedding(provider, request, embeddingSignal) : null,
-  );
-  try {
-    const lexical = await searchPassages(supabase, request);
-    if ((lexical[0]?.score ?? 0) >= CONFIDENT_SCORE || !(await embedded)) return lexical;
-    const vector = await embedding;
-    return vector === null ? lexical : await searchPassages(supabase, request, vector);
-  } finally {
-    unneeded.abort();
-  }
+  const search = startSearch(supabase, provider, request, signal);
+  const { passages, final } = await search.fullText;
+  if (final || !(await admitted)) return passages;
+  return (await search.hybrid()) ?? passages;
 }
 
 /** The passages, best first; fused with the nearest passages to `embedding` when given. */

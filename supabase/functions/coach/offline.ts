@@ -18,6 +18,12 @@
  * between parts that hold as much of it, unless the question marks itself as a follow-up
  * (marksFollowUp(): "Und …", "dafür", "dabei" …) or has no words of its own ("Und wie lange?").
  *
+ * Words of the question that the passage's document title holds name the document, not what in it
+ * answers: they do not count when the evidence is judged weak (below). A question that asks for a
+ * kind of answer (a price, a duration, a time, a frequency, a number, someone to turn to) is
+ * answered only by a part that carries one. A passage of a document that never mentions one of
+ * the question's nouns does not answer it (the search's `foreign`).
+ *
  * When no passage was found, Mia says warmly that this is not in her knowledge and what her
  * knowledge covers. When passages were found but the best part holds too little of the question
  * (the search matched it through words that do not answer it), she says so as honestly, naming the
@@ -84,7 +90,10 @@ interface Choice {
   unit: Unit | null;
   /** The sentences of a prose answer (empty for an entry or a row). */
   sentences: string[];
-  /** The share of the latest question's weight it holds, before the passage's own standing. */
+  /**
+   * The share of the latest question's weight it holds, before the passage's own standing, without
+   * the terms its document's title holds: those say which document, not what in it answers.
+   */
   share: number;
   /** What decides, weighed as askedOnly() weighs the question. */
   score: number;
@@ -241,6 +250,10 @@ function weigh({ evidence, standing, pairs }: Scoring, own: readonly number[], c
  * and the previous turn's terms decide only between parts that hold as much of it (askedOnly()).
  */
 function bestPart(question: string, type: AnswerType | null, passages: readonly Passage[]): Choice | null {
+  // A question that itself asks for a kind of answer is answered only by a part that carries one:
+  // a part that only talks about its subject ("Sitzung") is no answer to "Was kostet eine
+  // Sitzung?", nor one without a frequency to "Wie oft muss die Anlage gewartet werden?".
+  const typedOnly = type !== null && answerType(question) === type;
   const top = Math.max(0, ...passages.map(heldShare));
   const followUp = marksFollowUp(question);
   const askedEvidence = passages.map((passage) => askedOnly(passage.evidence, followUp));
@@ -261,10 +274,23 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
   for (const [position, passage] of passages.entries()) {
     const { evidence } = passage;
     if (evidence.total <= 0 || evidence.terms.length === 0) continue;
+    // A noun of the question that the passage's document never mentions: the question is about
+    // something else ("Was kostet eine Flasche Entkalker?" against house rules that sell drinks by
+    // the bottle), however many of its other words the passage shares.
+    if (evidence.terms.some((term) => term.foreign)) continue;
     const full = scoring(question, evidence, top);
     const asked = scoring(question, askedEvidence[position] ?? evidence, topAsked);
     const headingHeld = heldTerms(evidence, passage.heading);
     const units = passageUnits(passage.content);
+    // Words of the question the document's title holds ("Waschmaschine" in a washing machine's
+    // manual) name the document; a part that holds nothing else of the question does not answer it.
+    const titleWords = foldedWords(passage.title);
+    // A question whose every word is in the title ("Was ist die Wolkenpause?" to "Wolkenpause.pdf")
+    // asks what the document itself says: then the title's words count as everything else does.
+    const naming = evidence.terms.map((term) => holdsLexeme(titleWords, term.term));
+    const titleWeight = evidence.terms.reduce((sum, term, index) => sum + (naming[index] === true && !term.previous ? term.weight : 0), 0);
+    const onlyTitle = titleWeight > 0 && titleWeight >= evidence.askedWeight;
+    const beyondTitle = (values: readonly number[]) => (onlyTitle ? values : values.map((value, index) => (naming[index] === true ? 0 : value)));
 
     // Entries and rows on their own, with their lead-in and heading as context. A table's column
     // names count fully: the question "Was kostet …" asks for the column "Preis".
@@ -274,8 +300,10 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
       const context = heldTerms(evidence, [passage.heading, unit.leadIn ?? ''].join(' ')).map((value, index) => Math.max(value, headingHeld[index] ?? 0));
       if (weightOf(evidence, own, context) <= 0) continue;
       const typed = typeFactor(type, [unit.text, ...(unit.header ?? [])].join('\t'), true);
+      if (typedOnly && typed === 1) continue;
       const now = weigh(asked, own, context, unit.text, typed);
-      consider({ passage, unit, sentences: [], share: now.share, score: now.score, withPrevious: weigh(full, own, context, unit.text, typed).score });
+      const share = weigh(asked, beyondTitle(own), beyondTitle(context), unit.text, typed).share;
+      consider({ passage, unit, sentences: [], share, score: now.score, withPrevious: weigh(full, own, context, unit.text, typed).score });
     }
 
     // Prose: windows of up to four sentences of one paragraph or the ones after it, each term
@@ -293,8 +321,10 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
       const own = evidence.terms.map((_, term) => Math.max(...window.map((values, offset) => (values[term] ?? 0) * WINDOW_DECAY ** offset)));
       const chosen = sentences.slice(start, start + MAX_SENTENCES);
       const typed = typeFactor(type, chosen.join(' '), false);
+      if (typedOnly && typed === 1) continue;
       const now = weigh(asked, own, headingHeld, sentences[start] ?? '', typed);
-      consider({ passage, unit: null, sentences: chosen, share: now.share, score: now.score, withPrevious: weigh(full, own, headingHeld, sentences[start] ?? '', typed).score });
+      const share = weigh(asked, beyondTitle(own), beyondTitle(headingHeld), sentences[start] ?? '', typed).share;
+      consider({ passage, unit: null, sentences: chosen, share, score: now.score, withPrevious: weigh(full, own, headingHeld, sentences[start] ?? '', typed).score });
     }
   }
   return best;
@@ -317,18 +347,32 @@ function entryAnswer(passage: Passage, unit: Unit): string {
 }
 
 /**
- * The offline answer to `question` from the passages the search found (best first); `topics`
+ * What the offline coach says: an answer from the knowledge base, or the honest reply, because no
+ * passage was found (`no_passage`) or the closest one does not answer (`weak_evidence`).
+ */
+export interface OfflineReply {
+  kind: 'answer' | 'no_passage' | 'weak_evidence';
+  text: string;
+}
+
+/**
+ * The offline reply to `question` from the passages the search found (best first); `topics`
  * (what the knowledge base covers) for the honest reply; `previous`, the visitor's previous
  * question, for what a follow-up asks ("Wie lange hebt ihr meine Daten auf?" – "Und die Rechnungen?").
  */
-export function offlineAnswer(question: string, passages: readonly Passage[], topics: readonly string[], previous: string | null = null): string {
+export function offlineReply(question: string, passages: readonly Passage[], topics: readonly string[], previous: string | null = null): OfflineReply {
   const first = passages[0];
-  if (first === undefined) return honestReply(topics);
+  if (first === undefined) return { kind: 'no_passage', text: honestReply(topics) };
   const type = answerType(question) ?? (previous === null ? null : answerType(previous));
   const best = bestPart(question, type, passages);
-  if (best === null || best.share < WEAK_SHARE) return closestReply(first);
+  if (best === null || best.share < WEAK_SHARE) return { kind: 'weak_evidence', text: closestReply(first) };
   const { passage, unit, sentences } = best;
-  return unit === null ? sentences.join(' ') : entryAnswer(passage, unit);
+  return { kind: 'answer', text: unit === null ? sentences.join(' ') : entryAnswer(passage, unit) };
+}
+
+/** The offline reply's text. */
+export function offlineAnswer(question: string, passages: readonly Passage[], topics: readonly string[], previous: string | null = null): string {
+  return offlineReply(question, passages, topics, previous).text;
 }
 
 /** The answer as word-sized deltas, so the browser receives it the way a model would stream it. */

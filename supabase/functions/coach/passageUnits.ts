@@ -8,6 +8,7 @@
  * a unit is checked for a word here without a second stemmer. The spelling rule is the database's
  * private.german_spelling(); tests/db/germanText.test.ts keeps the two equal.
  */
+import { entryMarkerSource, entryStart } from '../_shared/listEntry.ts';
 
 export type UnitKind = 'prose' | 'entry' | 'row';
 
@@ -23,10 +24,8 @@ export interface Unit {
   header: string[] | null;
 }
 
-/** A line that starts a list entry, as the extraction and the database see one. */
-const ENTRY = /^(?:[•·▪◦‣∙●○■□►▸*–—-]\s|\d{1,2}[.)]\s|[a-z][.)]\s|--?[\p{L}\p{N}])/u;
 /** A list marker in front of an entry's text. */
-const MARKER = /^(?:[•·▪◦‣∙●○■□►▸*–—-]|\d{1,2}[.)]|[a-z][.)])\s+/u;
+const MARKER = new RegExp(`^(?:${entryMarkerSource})\\s+`, 'u');
 
 /**
  * A table's first row names its columns when its cells are short names: no numbers, no sentence
@@ -35,7 +34,7 @@ const MARKER = /^(?:[•·▪◦‣∙●○■□►▸*–—-]|\d{1,2}[.)]|[a
  */
 export const namesColumns = (cells: readonly string[]): boolean =>
   cells.length >= 2 &&
-  !ENTRY.test(cells[0] ?? '') &&
+  !entryStart.test(cells[0] ?? '') &&
   cells.every((cell) => cell.length > 0 && cell.length <= 30 && !/\p{N}/u.test(cell) && !/[.!?:]$/u.test(cell));
 
 /** The passage's lines as units, each entry with its lead-in and each row with its table's header. */
@@ -57,18 +56,18 @@ export function passageUnits(content: string): Unit[] {
         header = cells;
         return;
       }
-      units.push({ kind: ENTRY.test(line) ? 'entry' : 'row', text: line, cells, leadIn, header });
+      units.push({ kind: entryStart.test(line) ? 'entry' : 'row', text: line, cells, leadIn, header });
       return;
     }
     header = null;
-    if (ENTRY.test(line)) {
+    if (entryStart.test(line)) {
       units.push({ kind: 'entry', text: line, cells: [line.replace(MARKER, '')], leadIn, header: null });
       return;
     }
     const next = lines[index + 1] ?? '';
     // A line ending in a colon, followed by entries or rows, introduces them: its last sentence
     // is what they belong to ("… Die Bedienung:").
-    if (/:$/u.test(line) && (ENTRY.test(next) || next.includes('\t'))) {
+    if (/:$/u.test(line) && (entryStart.test(next) || next.includes('\t'))) {
       const sentences = line.split(/(?<=[.!?])\s+/u);
       const last = sentences.at(-1) ?? line;
       if (sentences.length > 1) units.push({ kind: 'prose', text: sentences.slice(0, -1).join(' '), cells: [line], leadIn: null, header: null });

@@ -4,14 +4,21 @@
  * function decides the model and the limits, whatever the browser asked for. Failure details
  * returned from here never contain the provider's answer, which may echo part of the key.
  */
+import { REPLY_MAX_TOKENS } from '../_shared/budgetFit.ts';
 import { isRecord } from '../_shared/http.ts';
 import { readSseData } from '../_shared/sse.ts';
 import type { ChatMessage } from './chatRequest.ts';
 
 export const TEMPERATURE = 0.5;
-export const MAX_TOKENS = 500;
+export const MAX_TOKENS = REPLY_MAX_TOKENS;
 /** How long the model may take to start answering before the coach gives up on it. */
 const HEADERS_TIMEOUT_MS = 30_000;
+/**
+ * How long a whole answer may take: 500 tokens come in well under a minute from any usable model;
+ * a stream that stalls is cut here (the visitor has the text so far) instead of holding the
+ * connection, the stream slot and the reservation.
+ */
+export const ANSWER_TIMEOUT_MS = 90_000;
 
 export interface ModelSettings {
   apiKey: string;
@@ -69,6 +76,15 @@ async function* completeContent(response: Response, usage: UsageReport): AsyncGe
   if (typeof content === 'string' && content !== '') yield content;
 }
 
+/** `deltas` passed through; `done` runs once they have ended, however. */
+async function* untilDone(deltas: AsyncGenerator<string>, done: () => void): AsyncGenerator<string> {
+  try {
+    yield* deltas;
+  } finally {
+    done();
+  }
+}
+
 /**
  * Starts a streamed completion. Resolves once the model has answered with its status, so the
  * caller can still reply with an error status; the text then arrives through `deltas`. Aborting
@@ -79,6 +95,9 @@ export async function openChatStream(settings: ModelSettings, messages: ChatMess
   const abort = () => controller.abort();
   signal.addEventListener('abort', abort, { once: true });
   const timer = setTimeout(abort, HEADERS_TIMEOUT_MS);
+  const whole = setTimeout(abort, ANSWER_TIMEOUT_MS);
+  // The timer must not keep an instance (or a test's process) alive once the answer has ended.
+  controller.signal.addEventListener('abort', () => clearTimeout(whole), { once: true });
   let response: Response;
   try {
     response = await fetch(`${settings.baseUrl}/chat/completions`, {
@@ -100,16 +119,19 @@ export async function openChatStream(settings: ModelSettings, messages: ChatMess
       signal: controller.signal,
     });
   } catch {
+    clearTimeout(whole);
     return { ok: false, detail: controller.signal.aborted ? 'no response in time' : 'network error' };
   } finally {
     clearTimeout(timer);
   }
   if (!response.ok) {
+    clearTimeout(whole);
     await response.body?.cancel().catch(() => undefined);
     return { ok: false, detail: `HTTP ${String(response.status)}` };
   }
   const usage: UsageReport = { totalTokens: null };
-  if (!response.body) return { ok: true, deltas: completeContent(new Response('{}'), usage), usage };
+  const body = response.body;
   const json = (response.headers.get('content-type') ?? '').includes('application/json');
-  return { ok: true, deltas: json ? completeContent(response, usage) : streamedContent(response.body, usage), usage };
+  const content = !body ? completeContent(new Response('{}'), usage) : json ? completeContent(response, usage) : streamedContent(body, usage);
+  return { ok: true, deltas: untilDone(content, () => clearTimeout(whole)), usage };
 }

@@ -7,15 +7,17 @@
  * settings. Without OPENAI_API_KEY it embeds nothing and says so (`enabled: false`); the search is
  * then full-text only. A failure leaves what was stored stored: the next call goes on.
  *
- * Embeddings are billed in model tokens, so each batch reserves its upper bound against the day's
- * model cap (SPEND_CAP_MODEL_TOKENS, shared with the coach) and settles what OpenAI reports.
- * Admins have no budget of their own: the cap alone bounds them. At the cap the call stops; if
- * it embedded nothing it answers 503 `spend_cap_reached`, and the passages wait for the next day.
+ * Each batch reserves its upper bound against the day's cap of embedding tokens
+ * (SPEND_CAP_EMBEDDING_TOKENS, a cap of its own, so re-reading documents never uses up what the
+ * visitors' questions need) and settles what OpenAI reports. Admins have no budget of their own:
+ * the cap alone bounds them. At the cap the call stops; if it embedded nothing it answers 503
+ * `spend_cap_reached`, and the passages wait for the next day.
  */
 import { refuseUnlessAdmin } from '../_shared/adminOnly.ts';
 import { withAllowedOrigin } from '../_shared/cors.ts';
 import { EMBEDDING_BATCH, EmbeddingError, embeddingProvider, embedTexts, metered, vectorLiteral } from '../_shared/embeddings.ts';
-import { createSpending, spendCaps } from '../_shared/guard.ts';
+import { spendCaps } from '../_shared/spendSettings.ts';
+import { createSpending, type Budget } from '../_shared/spending.ts';
 import { errorResponse, json } from '../_shared/http.ts';
 import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
 import { textTokenBound } from '../_shared/tokenBounds.ts';
@@ -58,20 +60,21 @@ async function embedPending(env: Record<string, string>): Promise<Response> {
   const supabase = serviceClient(env);
   const provider = embeddingProvider(env);
   if (provider === null) return json(200, { enabled: false, embedded: 0, pending: await pendingCount(supabase) });
-  const cap = spendCaps(env).model_tokens;
+  const cap = spendCaps(env).embedding_tokens;
+  const budgets: Budget[] = [{ scope: 'client', key: EMBEDDING_CLIENT, budget: cap }];
   let embedded = 0;
   try {
     while (embedded < EMBED_LIMIT) {
       const batch = await nextBatch(supabase);
       if (batch.length === 0) break;
       const texts = batch.map((passage) => passage.content);
-      const spending = createSpending(supabase, { fn: 'embed', client: EMBEDDING_CLIENT, kind: 'model_tokens', cap, budget: cap }, null);
+      const spending = createSpending(supabase, { fn: 'embed', kind: 'embedding_tokens', cap, budgets }, null);
       if (!(await spending.reserveMore(texts.reduce((sum, text) => sum + textTokenBound(text), 0)))) {
         if (embedded > 0) break;
-        return errorResponse(503, 'Das Tageslimit des Sprachmodells ist erreicht. Die übrigen Passagen werden morgen eingebettet.', 'spend_cap_reached');
+        return errorResponse(503, 'Das Tageslimit der Einbettungen ist erreicht. Die übrigen Passagen werden morgen eingebettet.', 'spend_cap_reached');
       }
       const billed = metered(provider);
-      const vectors = await embedTexts(billed, texts, AbortSignal.timeout(30_000)).finally(() => spending.settle(billed.meter.tokens));
+      const vectors = await embedTexts(billed, texts).finally(() => spending.settle(billed.meter.tokens));
       const items = batch.map((passage, index) => ({
         document_id: passage.document_id,
         ordinal: passage.ordinal,

@@ -3,7 +3,9 @@ import { catalogue } from '../_shared/catalogue.ts';
 export const sttMessages = {
   notConfigured: catalogue.voiceConfigMissing,
   tooLarge: 'Die Aufnahme ist zu lang. Bitte fasse dich kürzer (höchstens 60 Sekunden).',
-  unsupportedType: 'Dieses Audioformat wird nicht unterstützt.',
+  unsupportedType:
+    'Dieses Audioformat wird nicht unterstützt: erwartet wird eine WAV-Datei mit 16 kHz, mono, 16 Bit PCM und einem Datenblock bis zum Ende der Datei.',
+  tooSlow: 'Die Aufnahme kam nicht rechtzeitig an. Bitte versuche es noch einmal.',
   empty: catalogue.noSpeech,
   failed: catalogue.processingFailed,
 } as const;

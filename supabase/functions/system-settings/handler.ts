@@ -1,13 +1,16 @@
 /**
  * Admin-only system settings: `GET /system-settings` (is each provider configured, and its key
  * masked), `POST /system-settings/clear-tts-cache` (empties the private tts cache bucket,
- * `{ removed }`) and `GET /system-settings/usage` (today's spend against the daily caps). The caller must be a signed-in admin; GoTrue checks the token, so neither the
- * anon key nor a forged token gets through (403).
+ * `{ removed }`) and `GET /system-settings/usage` (today's spend against the daily caps, how many
+ * clients spent it, today's alerts, and the budgets that cannot hold a new visitor's first
+ * question, greeting or utterance). The caller must be a signed-in admin; GoTrue checks the
+ * token, so neither the anon key nor a forged token gets through (403).
  */
 import { refuseUnlessAdmin } from '../_shared/adminOnly.ts';
 import { withAllowedOrigin } from '../_shared/cors.ts';
 import { errorResponse, json } from '../_shared/http.ts';
-import { spendCaps } from '../_shared/guard.ts';
+import { budgetProblems } from '../_shared/budgetFit.ts';
+import { clientBudgets, networkBudgets, spendCaps } from '../_shared/spendSettings.ts';
 import { serviceClient } from '../_shared/supabase.ts';
 import { clearTtsCache } from '../_shared/ttsCache.ts';
 import { systemSettings } from './providerStatus.ts';
@@ -18,14 +21,32 @@ const routes: Record<string, { method: string; run: (env: Record<string, string>
   '/system-settings/usage': { method: 'GET', run: usage },
 };
 
-/** Today's spend against the daily caps: `{ caps, today }`, each {modelTokens, ttsCharacters, sttSeconds}. */
+/** The figures of each kind, named as the browser reads them. */
+function byKind<T>(values: Record<'model_tokens' | 'tts_characters' | 'stt_seconds', T> & Partial<Record<'embedding_tokens', T>>) {
+  return {
+    modelTokens: values.model_tokens,
+    ttsCharacters: values.tts_characters,
+    sttSeconds: values.stt_seconds,
+    ...(values.embedding_tokens === undefined ? {} : { embeddingTokens: values.embedding_tokens }),
+  };
+}
+
+/**
+ * Today's spend against the daily caps: `{ caps, today, clients, alerts, budgets, problems }`
+ * (see docs/functions.md); the dashboard warns at 80 % and 100 % of a cap from it.
+ */
 async function usage(env: Record<string, string>): Promise<Response> {
-  const caps = spendCaps(env);
   try {
-    const { data: today } = await serviceClient(env).rpc('usage_today').throwOnError();
+    const { data } = await serviceClient(env).rpc('usage_today').throwOnError();
+    const today = typeof data === 'object' && data !== null && !Array.isArray(data) ? data : {};
+    const { clients = {}, alerts = [], ...spent } = today as Record<string, unknown>;
     return json(200, {
-      caps: { modelTokens: caps.model_tokens, ttsCharacters: caps.tts_characters, sttSeconds: caps.stt_seconds },
-      today,
+      caps: byKind(spendCaps(env)),
+      today: spent,
+      clients,
+      alerts,
+      budgets: { client: byKind(clientBudgets(env)), network: byKind(networkBudgets(env)) },
+      problems: budgetProblems(env),
     });
   } catch {
     return errorResponse(502, 'Der Verbrauch konnte nicht gelesen werden.', 'usage_error');

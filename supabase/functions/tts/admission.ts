@@ -1,19 +1,15 @@
 /**
- * The tts function's admission: before its body is read, a synthesis reserves the most it can
- * cost, the text's limit or the body's size if smaller (a text never has more UTF-16 units than
- * its JSON body has bytes), and holds one of the client's concurrent slots (TTS_CONCURRENT_LIMIT)
- * until its audio has streamed. ElevenLabs bills the characters of `text` (`previous_text` is
- * context for the intonation, not billed), so a settled synthesis counts `text.length`; a cached
- * answer, a refused text and a provider error count nothing.
+ * The tts function's admission: once its body has been read and checked, a synthesis reserves
+ * what it will cost, the characters of its text (ElevenLabs bills the characters of `text`;
+ * `previous_text` is context for the intonation, not billed), and holds one of the client's
+ * concurrent slots (TTS_CONCURRENT_LIMIT) until its audio has streamed. A cached answer, a refused
+ * text and a provider error settle nothing.
  */
-import { admit, type Gate } from '../_shared/guard.ts';
-import { declaredBodyBytes, MAX_JSON_BODY_BYTES } from '../_shared/requestBody.ts';
-import { MAX_TEXT_CHARACTERS } from './request.ts';
+import { admitCaller, type Caller, type Gate } from '../_shared/guard.ts';
 
-export function admitSynthesis(request: Request, env: Record<string, string>, configured: boolean): Promise<Gate> {
-  if (!configured) return admit(request, env, { fn: 'tts' });
-  const body = Math.min(declaredBodyBytes(request) ?? MAX_JSON_BODY_BYTES, MAX_JSON_BODY_BYTES);
-  return admit(request, env, { fn: 'tts', reserve: { kind: 'tts_characters', amount: Math.min(MAX_TEXT_CHARACTERS, body) }, stream: true });
+export function admitSynthesis(caller: Caller, env: Record<string, string>, characters: number | null): Promise<Gate> {
+  if (characters === null) return admitCaller(caller, env, { fn: 'tts' });
+  return admitCaller(caller, env, { fn: 'tts', reserve: { kind: 'tts_characters', amount: characters }, stream: true });
 }
 
 /** `audio` passed through; `done` runs once when it has been read to the end, failed or was cancelled. */

@@ -65,17 +65,36 @@ export function speechBody(config: ElevenLabsConfig, request: SpeechRequest): Re
   };
 }
 
-export function requestSpeech(config: ElevenLabsConfig, request: SpeechRequest): Promise<Response> {
+/** How long ElevenLabs may take to answer with its status before the function gives up (502). */
+export const SPEECH_HEADERS_TIMEOUT_MS = 15_000;
+
+/**
+ * Asks ElevenLabs for the speech. Resolves once it has answered with its status; the audio then
+ * streams for as long as it takes (a long text plays for minutes). `signal` (the visitor left)
+ * aborts the request and the audio; the wait for the status is bounded by
+ * SPEECH_HEADERS_TIMEOUT_MS.
+ */
+export async function requestSpeech(config: ElevenLabsConfig, request: SpeechRequest, signal?: AbortSignal): Promise<Response> {
   const url = `${config.baseUrl}/v1/text-to-speech/${encodeURIComponent(config.voiceId)}/stream?output_format=${OUTPUT_FORMATS[request.format]}`;
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      Accept: request.format === 'mp3' ? 'audio/mpeg' : 'audio/pcm',
-      'Content-Type': 'application/json',
-      'xi-api-key': config.apiKey,
-    },
-    body: JSON.stringify(speechBody(config, request)),
-  });
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (signal?.aborted) abort();
+  signal?.addEventListener('abort', abort, { once: true });
+  const timer = setTimeout(abort, SPEECH_HEADERS_TIMEOUT_MS);
+  try {
+    return await fetch(url, {
+      method: 'POST',
+      headers: {
+        Accept: request.format === 'mp3' ? 'audio/mpeg' : 'audio/pcm',
+        'Content-Type': 'application/json',
+        'xi-api-key': config.apiKey,
+      },
+      body: JSON.stringify(speechBody(config, request)),
+      signal: controller.signal,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

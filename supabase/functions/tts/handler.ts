@@ -13,6 +13,8 @@
 import { corsHeaders, preflight, refuseForeignOrigin, withAllowedOrigin } from '../_shared/cors.ts';
 import type { Spending } from '../_shared/guard.ts';
 import { errorResponse, json } from '../_shared/http.ts';
+import { reportBudgetFit } from '../_shared/budgetFit.ts';
+import { identify } from '../_shared/guard.ts';
 import { declaredTooLarge, MAX_JSON_BODY_BYTES, readJsonUpTo } from '../_shared/requestBody.ts';
 import { serviceClient, type ServiceClient } from '../_shared/supabase.ts';
 import { openCachedAudio, storeCachedAudio, ttsCacheKey } from '../_shared/ttsCache.ts';
@@ -22,7 +24,7 @@ import { storeWhileStreaming, streamUnlessEmpty } from './audioStream.ts';
 import { elevenLabsConfig, PCM_SAMPLE_RATE, type ElevenLabsConfig, type SpeechRequest } from './elevenLabs.ts';
 import { ttsMessages } from './messages.ts';
 import { splitVoiceSettings, type SplitVoiceSettings } from './providerSettings.ts';
-import { parseTtsRequest, type AudioFormat } from './request.ts';
+import { parseTtsRequest, type AudioFormat, type TtsRequest } from './request.ts';
 import { synthesize } from './synthesis.ts';
 import type { VoiceSettings } from '../_shared/voiceSettings.ts';
 import { activeVoiceSettings, chooseVoice, overridesVoice, type VoiceChoice } from './voiceChoice.ts';
@@ -121,21 +123,33 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
   const foreign = refuseForeignOrigin(request, env);
   if (foreign) return foreign;
   if (declaredTooLarge(request, MAX_JSON_BODY_BYTES)) return errorResponse(413, ttsMessages.invalidText, 'too_large');
+  reportBudgetFit('tts', env);
+  const caller = identify(request, env, 'tts');
+  if (!caller.ok) return caller.response;
 
-  // Per-client limits, the client's daily budget and the day's character cap, shared by all
-  // instances (./admission.ts): admitted before the body is read, with the most the synthesis
-  // can cost reserved and a concurrent slot held until its audio has streamed. A refusal (429,
-  // or 503 once the cap is reached) leaves the browser to its own de-DE voice.
+  const body = await readJsonUpTo(request, MAX_JSON_BODY_BYTES);
+  if (!body.ok) {
+    return body.problem === 'too_large'
+      ? errorResponse(413, ttsMessages.invalidText, 'too_large')
+      : errorResponse(408, 'the request body did not arrive in time', 'body_timeout');
+  }
+  const tts = parseTtsRequest(body.value);
+  if (!tts) return errorResponse(400, ttsMessages.invalidText, 'invalid_text');
+
+  // Per-client limits, the budgets of the client, its network and session and the day's
+  // character cap, shared by all instances (./admission.ts): the text's characters reserved and a
+  // concurrent slot held until its audio has streamed. A refusal (429, or 503 once the cap is
+  // reached) leaves the browser to its own de-DE voice.
   const provider = elevenLabsConfig(env);
   const supabase = serviceClient(env);
   // The active voice is a database round trip on the way to the first audio byte, so it is read
   // while the request is admitted (a read, no spend); an admin's override does not use it.
   const activeVoice = provider ? activeVoiceSettings(supabase) : null;
-  const gate = await admitSynthesis(request, env, provider !== null);
+  const gate = await admitSynthesis(caller, env, provider ? tts.text.length : null);
   if (!gate.ok) return gate.response;
   const slot = { handedOver: false };
   try {
-    return await synthesis(request, { supabase, provider, activeVoice }, gate, () => {
+    return await synthesis(request, tts, { supabase, provider, activeVoice }, gate, () => {
       slot.handedOver = true;
     });
   } finally {
@@ -149,14 +163,11 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
 /** The answer of an admitted request; `handOver` passes the slot to a streamed answer. */
 async function synthesis(
   request: Request,
+  tts: TtsRequest,
   { supabase, provider, activeVoice }: { supabase: ServiceClient; provider: ElevenLabsConfig | null; activeVoice: Promise<VoiceSettings> | null },
   gate: Spending & { release: () => Promise<void> },
   handOver: () => void,
 ): Promise<Response> {
-  const body = await readJsonUpTo(request, MAX_JSON_BODY_BYTES);
-  if (!body.ok) return errorResponse(413, ttsMessages.invalidText, 'too_large');
-  const tts = parseTtsRequest(body.value);
-  if (!tts) return errorResponse(400, ttsMessages.invalidText, 'invalid_text');
   // Without a provider the browser falls back to its own de-DE voice.
   if (!provider || !activeVoice) return errorResponse(503, ttsMessages.notConfigured, 'not_configured');
 
@@ -180,7 +191,8 @@ async function synthesis(
     return cachedSpeech(gate, handOver, supabase, provider, speech, voice);
   }
 
-  const synthesis = await synthesize(provider, speech);
+  // The visitor's leaving cuts the synthesis short (the provider stops too).
+  const synthesis = await synthesize(provider, speech, request.signal);
   if (!synthesis.ok) {
     await gate.settle(synthesis.billed ? tts.text.length : 0);
     return errorResponse(502, synthesis.message, synthesis.code);

@@ -17,13 +17,17 @@ export type Synthesis =
 /** What the function answers when the provider cannot be reached at all (no status of its own). */
 const UNREACHABLE_STATUS = 502;
 
-export async function synthesize(provider: ElevenLabsConfig, request: SpeechRequest): Promise<Synthesis> {
+/** `signal`: the visitor left, so the synthesis is stopped at the provider too. */
+export async function synthesize(provider: ElevenLabsConfig, request: SpeechRequest, signal?: AbortSignal): Promise<Synthesis> {
   let upstream: Response;
   try {
-    upstream = await requestSpeech(provider, request);
+    upstream = await requestSpeech(provider, request, signal);
   } catch (error) {
-    console.error('[tts] ElevenLabs unreachable:', error instanceof Error ? error.message : String(error));
-    return { ok: false, message: providerStatusMessage(UNREACHABLE_STATUS), code: 'provider_error', billed: false };
+    // Given up on (no status in time, or the visitor left): the text may have reached the
+    // provider, so it counts; a connection that failed outright never got there.
+    const abandoned = error instanceof Error && error.name === 'AbortError';
+    if (!signal?.aborted) console.error(`[tts] ElevenLabs ${abandoned ? 'did not answer in time' : 'unreachable'}:`, error instanceof Error ? error.message : String(error));
+    return { ok: false, message: providerStatusMessage(UNREACHABLE_STATUS), code: 'provider_error', billed: abandoned };
   }
   if (!upstream.ok) {
     const body = await upstream.text().catch(() => '');

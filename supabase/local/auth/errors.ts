@@ -25,13 +25,15 @@ export function usesVersionedErrors(request: Request): boolean {
   return value >= API_VERSION_2024;
 }
 
+/** An error without a code (an auth hook's refusal) leaves the code out, as GoTrue's omitempty does. */
 export function errorResponse(request: Request, error: AuthApiError): Response {
-  const headers: Record<string, string> = { 'x-sb-error-code': error.errorCode };
+  const code = error.errorCode === '' ? {} : { error_code: error.errorCode };
+  const headers: Record<string, string> = error.errorCode === '' ? {} : { 'x-sb-error-code': error.errorCode };
   if (usesVersionedErrors(request)) {
     headers[API_VERSION_HEADER] = API_VERSION_2024;
-    return json(error.status, { code: error.errorCode, message: error.message }, headers);
+    return json(error.status, { ...(error.errorCode === '' ? {} : { code: error.errorCode }), message: error.message }, headers);
   }
-  return json(error.status, { code: error.status, error_code: error.errorCode, msg: error.message }, headers);
+  return json(error.status, { code: error.status, ...code, msg: error.message }, headers);
 }
 
 /** chi's default answers for paths and methods GoTrue has no route for. */

@@ -1,18 +1,19 @@
 /**
  * The subset of Supabase Auth (GoTrue) the app uses, on auth.users / auth.sessions /
- * auth.refresh_tokens: password sign-in, refresh token rotation, the current user, sign-out and
- * the admin user API for the service key. Status codes, error codes and messages are GoTrue's,
+ * auth.refresh_tokens: password sign-in, refresh token rotation, the current user, sign-out, the
+ * admin user API for the service key, and sign-up: closed, or (with a Turnstile secret) anonymous
+ * sign-ins behind CAPTCHA protection (./routes/signup.ts). Status codes, error codes and messages are GoTrue's,
  * because auth-js turns them into the errors the app shows.
  */
 import { json } from '../http';
 import type { Service, StackContext } from '../types';
 import { AuthApiError, badRequest, errorResponse, methodNotAllowed, notFound } from './errors';
-import { readParams, stringParam } from './params';
 import { adminRoutes } from './routes/admin';
+import { createAnonymousLimits, signup } from './routes/signup';
 import { passwordGrant, refreshGrant } from './routes/token';
 import { requireAuthentication } from './sessions';
 import { createKnownAddresses, type KnownAddresses } from './knownAddresses';
-import { createSignInLimits, type SignInLimits } from './signInLimits';
+import { createSignInLimits, type SignInLimits, type TokenBuckets } from './signInLimits';
 import { userJson } from './users';
 
 export { AuthApiError } from './errors';
@@ -21,9 +22,11 @@ export { createUser, ensureUser, userJson, type NewUser } from './users';
 interface Guards {
   limits: SignInLimits;
   known: KnownAddresses;
+  /** Anonymous sign-ins per address. */
+  anonymous: TokenBuckets;
 }
 
-async function route(ctx: StackContext, { limits, known }: Guards, request: Request, path: string): Promise<Response> {
+async function route(ctx: StackContext, { limits, known, anonymous }: Guards, request: Request, path: string): Promise<Response> {
   const segments = path.split('/').filter((segment) => segment !== '');
   const method = request.method;
   const url = new URL(request.url);
@@ -37,8 +40,8 @@ async function route(ctx: StackContext, { limits, known }: Guards, request: Requ
     case 'settings':
       if (rest.length || method !== 'GET') return rest.length ? notFound() : methodNotAllowed();
       return json(200, {
-        external: { email: true, phone: false, anonymous_users: false },
-        disable_signup: true,
+        external: { email: true, phone: false, anonymous_users: ctx.config.captchaSecret != null },
+        disable_signup: ctx.config.captchaSecret == null,
         mailer_autoconfirm: false,
         phone_autoconfirm: false,
         sms_provider: '',
@@ -55,15 +58,10 @@ async function route(ctx: StackContext, { limits, known }: Guards, request: Requ
       }
       throw badRequest('invalid_credentials', 'unsupported_grant_type');
     }
-    case 'signup': {
+    case 'signup':
       if (rest.length) return notFound();
       if (method !== 'POST') return methodNotAllowed();
-      const params = await readParams(request);
-      if (stringParam(params, 'email') === '' && stringParam(params, 'phone') === '') {
-        throw new AuthApiError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
-      }
-      throw new AuthApiError(422, 'signup_disabled', 'Signups not allowed for this instance');
-    }
+      return signup(ctx, anonymous, request, issuer);
     case 'user': {
       if (rest.length) return notFound();
       // Users changing their own e-mail or password (PUT /user) is not offered locally.
@@ -96,7 +94,11 @@ async function route(ctx: StackContext, { limits, known }: Guards, request: Requ
 }
 
 export function createAuthService(ctx: StackContext): Service {
-  const guards: Guards = { limits: createSignInLimits(ctx.config.signInRateLimit), known: createKnownAddresses(ctx) };
+  const guards: Guards = {
+    limits: createSignInLimits(ctx.config.signInRateLimit),
+    known: createKnownAddresses(ctx),
+    anonymous: createAnonymousLimits(ctx.config.anonymousSignInsPerHour),
+  };
   return {
     async handle(request, path) {
       try {

@@ -2,7 +2,8 @@
  * Access tokens as GoTrue issues them, and the caller's token checked the way GoTrue's
  * requireAuthentication and requireAdminCredentials do.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Transaction } from '@electric-sql/pglite';
 import { signJwt, verifyJwt, type Claims } from '../jwt';
 import { bearerToken } from '../shared';
 import type { StackContext } from '../types';
@@ -26,7 +27,17 @@ export interface TokenResponse {
   user: Json;
 }
 
-function accessToken(ctx: StackContext, issuer: string, user: UserRow, sessionId: string, signedInAt: number): { token: string; expiresAt: number } {
+/** How the session was signed into, as GoTrue's `amr` claim names it. */
+export type SignInMethod = 'password' | 'anonymous';
+
+function accessToken(
+  ctx: StackContext,
+  issuer: string,
+  user: UserRow,
+  sessionId: string,
+  signedInAt: number,
+  method: SignInMethod,
+): { token: string; expiresAt: number } {
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + ctx.config.jwtExpiry;
   const claims: Claims = {
@@ -41,15 +52,22 @@ function accessToken(ctx: StackContext, issuer: string, user: UserRow, sessionId
     user_metadata: user.raw_user_meta_data ?? {},
     role: user.role ?? AUDIENCE,
     aal: 'aal1',
-    amr: [{ method: 'password', timestamp: signedInAt }],
+    amr: [{ method, timestamp: signedInAt }],
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
   };
   return { token: signJwt(claims, ctx.config.jwtSecret), expiresAt: exp };
 }
 
-export function tokenResponse(ctx: StackContext, issuer: string, user: UserRow, sessionId: string, signedInAt: number, refreshToken: string): TokenResponse {
-  const { token, expiresAt } = accessToken(ctx, issuer, user, sessionId, signedInAt);
+export function tokenResponse(
+  ctx: StackContext,
+  issuer: string,
+  user: UserRow,
+  sessionId: string,
+  signedInAt: number,
+  refreshToken: string,
+): TokenResponse {
+  const { token, expiresAt } = accessToken(ctx, issuer, user, sessionId, signedInAt, user.is_anonymous ? 'anonymous' : 'password');
   return {
     access_token: token,
     token_type: 'bearer',
@@ -58,6 +76,21 @@ export function tokenResponse(ctx: StackContext, issuer: string, user: UserRow, 
     refresh_token: refreshToken,
     user: userJson(user),
   };
+}
+
+/** A new session for `user` (its refresh token, last sign-in now) and the tokens GoTrue answers with. */
+export async function issueSession(ctx: StackContext, tx: Transaction, issuer: string, user: UserRow): Promise<TokenResponse> {
+  const sessionId = randomUUID();
+  const refreshToken = newRefreshToken();
+  await tx.query(`insert into auth.sessions (id, user_id, created_at, updated_at) values ($1, $2, now(), now())`, [sessionId, user.id]);
+  await tx.query(
+    `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, session_id)
+     values ($1, $2, $3, false, now(), now(), $4)`,
+    [INSTANCE_ID, refreshToken, user.id, sessionId],
+  );
+  await tx.query(`update auth.users set last_sign_in_at = now() where id = $1`, [user.id]);
+  const fresh = (await findUserById(tx, user.id)) ?? user;
+  return tokenResponse(ctx, issuer, fresh, sessionId, Math.floor(Date.now() / 1000), refreshToken);
 }
 
 interface Authenticated {

@@ -15,6 +15,7 @@ import {
   topicList,
   topicOf,
 } from '../../../supabase/functions/coach/knowledge';
+import { KNOWLEDGE_FRAME_CHARS, KNOWLEDGE_PASSAGES, PASSAGE_FRAME_CHARS, PASSAGE_MAX_CHARS } from '../../../supabase/functions/_shared/budgetFit';
 
 describe('evidenceOf', () => {
   it('reads the search\'s evidence and drops what is malformed', () => {
@@ -25,11 +26,13 @@ describe('evidenceOf', () => {
         asked_weight: 5,
         related_share: 0.6,
         terms: [
-          { term: 'hochzeit', weight: 4, previous: false, words: ['hochzeit', 7], related: ['trauung', null] },
+          { term: 'hochzeit', weight: 4, previous: false, named: true, words: ['hochzeit', 7], related: ['trauung', null] },
           { term: 'feier', weight: 1, previous: false, words: ['feier'] },
+          { term: 'standesamt', weight: 2, previous: false, named: true, words: [] },
           { term: 'kaputt', weight: '1', previous: false, words: [] },
           'nonsense',
         ],
+        foreign: ['standesamt', 3],
       }),
     ).toEqual({
       total: 6,
@@ -37,8 +40,9 @@ describe('evidenceOf', () => {
       askedWeight: 5,
       relatedShare: 0.6,
       terms: [
-        { term: 'hochzeit', weight: 4, previous: false, words: ['hochzeit'], related: ['trauung'] },
-        { term: 'feier', weight: 1, previous: false, words: ['feier'], related: [] },
+        { term: 'hochzeit', weight: 4, previous: false, named: true, foreign: false, words: ['hochzeit'], related: ['trauung'] },
+        { term: 'feier', weight: 1, previous: false, named: false, foreign: false, words: ['feier'], related: [] },
+        { term: 'standesamt', weight: 2, previous: false, named: true, foreign: true, words: [], related: [] },
       ],
     });
     expect(evidenceOf({ total: 1, asked: 1, terms: [] })).toEqual({ total: 1, asked: 1, askedWeight: 1, relatedShare: 0, terms: [] });
@@ -84,5 +88,15 @@ describe('topics', () => {
     expect(topicList(['A'])).toBe('„A“');
     expect(topicList(['A', 'B', 'C'])).toBe('„A“, „B“ und „C“');
     expect(topicList([])).toBe('');
+  });
+});
+
+describe('the knowledge message at its largest', () => {
+  it('stays within what a question\'s bound counts for it (../_shared/budgetFit.ts)', () => {
+    const passage = { title: `${'T'.repeat(96)}.pdf`, heading: 'H'.repeat(100), content: 'x'.repeat(PASSAGE_MAX_CHARS), score: 1, evidence: evidenceOf(null) };
+    const largest = knowledgeMessage(Array.from({ length: KNOWLEDGE_PASSAGES }, () => passage));
+    expect(largest.length).toBeLessThanOrEqual(KNOWLEDGE_FRAME_CHARS + KNOWLEDGE_PASSAGES * (PASSAGE_FRAME_CHARS + PASSAGE_MAX_CHARS));
+    const topics = Array.from({ length: 6 }, (_, index) => `${String(index)}${'t'.repeat(99)}`);
+    expect(knowledgeMessage([], topics).length).toBeLessThanOrEqual(KNOWLEDGE_FRAME_CHARS + KNOWLEDGE_PASSAGES * PASSAGE_FRAME_CHARS);
   });
 });

@@ -16,6 +16,8 @@ const term = (name: string, weight: number, words: string[] = [name], previous =
   words,
   previous,
   related,
+  named: false,
+  foreign: false,
 });
 
 /**
@@ -205,6 +207,50 @@ describe('offlineAnswer', () => {
       `${NOT_IN_KNOWLEDGE} Am nächsten kommt noch etwas im Abschnitt „Arbeitszeit“ von „Handbuch“. Frag mich gern genauer danach.`,
     );
     expect(isHonestReply(answer)).toBe(true);
+  });
+
+  it('does not answer with a part that holds only the words naming the document', () => {
+    // "Waschmaschine" is in the manual's title: it says which document, not what in it answers.
+    const manual = { ...passage('Gebrauchsanleitung', 'Die Waschmaschine AQUA 8 wäscht 8 kg.', [term('waschmaschin', 3)], 6), title: 'Gebrauchsanleitung Waschmaschine AQUA 8' };
+    expect(isHonestReply(offlineAnswer('kann die waschmaschine auch trocknen', [manual], []))).toBe(true);
+    // The same part answers where the title does not name it.
+    expect(offlineAnswer('kann die waschmaschine auch trocknen', [{ ...manual, title: 'Geräte' }], [])).toBe('Die Waschmaschine AQUA 8 wäscht 8 kg.');
+    // A question of nothing but the title's words asks what the document itself says.
+    const pause = { ...passage('Wolkenpause', 'Die Wolkenpause dauert drei Minuten.', [term('wolkenpaus', 3)], 3), title: 'Wolkenpause' };
+    expect(offlineAnswer('Was ist die Wolkenpause?', [pause], [])).toBe('Die Wolkenpause dauert drei Minuten.');
+  });
+
+  it('answers a question for a price only with a part that names one', () => {
+    const exercise = passage('Box-Atmung', 'Die Box-Atmung hilft vor einer schwierigen Sitzung.', [term('sitzung', 3)], 4);
+    expect(isHonestReply(offlineAnswer('Was kostet bei euch eine Sitzung?', [exercise], []))).toBe(true);
+    const price = passage('Preise', 'Eine Sitzung kostet 95 Euro.', [term('sitzung', 3)], 4);
+    expect(offlineAnswer('Was kostet bei euch eine Sitzung?', [exercise, price], [])).toBe('Eine Sitzung kostet 95 Euro.');
+  });
+
+  it('answers a question for any kind of answer only with a part that carries one', () => {
+    // The controller's reference names the heat pump and waiting, never how often it is serviced.
+    const held = [term('warmepump', 3, ['warmepump']), term('wart', 3, ['wart'])];
+    const waiting = passage('Störungen', 'Zeigt die Wärmepumpe E4, warten Sie, bis sie wieder anläuft.', held, 6);
+    expect(isHonestReply(offlineAnswer('Wie oft muss die Wärmepumpe gewartet werden?', [waiting], []))).toBe(true);
+    const yearly = passage('Wartung', 'Lassen Sie die Wärmepumpe einmal im Jahr warten.', held, 6);
+    expect(offlineAnswer('Wie oft muss die Wärmepumpe gewartet werden?', [waiting, yearly], [])).toBe('Lassen Sie die Wärmepumpe einmal im Jahr warten.');
+    // Someone to turn to: a role answers "Wer …?"; a part without one does not.
+    const course = [term('italienischkurs', 3, ['italienischkurs'])];
+    const room = passage('Kurse', 'Der Italienischkurs findet in Raum 12 statt.', course, 4);
+    expect(isHonestReply(offlineAnswer('Wer leitet den Italienischkurs?', [room], []))).toBe(true);
+    const lead = passage('Kurse', 'Den Italienischkurs leitet Frau Berg.', course, 4);
+    expect(offlineAnswer('Wer leitet den Italienischkurs?', [room, lead], [])).toBe('Den Italienischkurs leitet Frau Berg.');
+  });
+
+  it('does not answer from a document that never mentions a noun of the question', () => {
+    // House rules that sell drinks by the bottle say nothing about descaler.
+    const kitchen = 'Getränke aus dem Kühlschrank bezahlen Sie in der Vertrauenskasse, 1,50 Euro pro Flasche.';
+    const held = [term('kostet', 1, ['euro']), { ...term('flasch', 4), named: true }];
+    const descaler = { ...term('entkalk', 4, []), named: true };
+    const answer = offlineAnswer('Was kostet eine Flasche Entkalker?', [passage('Küche', kitchen, [...held, { ...descaler, foreign: true }], 9)], []);
+    expect(isHonestReply(answer)).toBe(true);
+    // A document that mentions the noun elsewhere may answer with a part without it.
+    expect(offlineAnswer('Was kostet eine Flasche Entkalker?', [passage('Küche', kitchen, [...held, descaler], 9)], [])).toContain('1,50 Euro pro Flasche');
   });
 
   it('says honestly that it does not know, naming what the knowledge base covers, when there is no passage', () => {

@@ -91,6 +91,15 @@ export interface FakeCoachWorld {
   latestRecognition(): FakeRecognitionRun;
 }
 
+/**
+ * Lets every promise chain the fakes have started run to its end before a test looks for what did
+ * not happen: the fakes answer with promises alone (no fetch, no clock), so their chains are done
+ * by the next macrotask.
+ */
+export function settled(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 function memoryStore(): BrowserStore<'on' | 'off'> {
   let value: 'on' | 'off' | null = null;
   const listeners = new Set<() => void>();

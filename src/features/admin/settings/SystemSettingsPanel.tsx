@@ -4,6 +4,7 @@ import { useT } from '../../../i18n/language';
 import { clearVoiceCache, fetchProviderKeys, type KeyStatus, type ProviderKeys } from '../../../services/systemSettings';
 import { Notice, type NoticeTone } from '../Notice';
 import { ConfirmDialog, PanelSection, dangerButton } from '../Panel';
+import { OpenQuestionsSection } from './OpenQuestionsSection';
 import { SemanticSearchSection } from './SemanticSearchSection';
 import { UsageSection } from './UsageSection';
 import { VoiceInputSection } from './VoiceInputSection';
@@ -30,7 +31,7 @@ function KeyField({ label, status, fallback }: { label: string; status: KeyStatu
   );
 }
 
-/** Systemeinstellungen: whether the provider keys are set (masked), usage, search, voice input, and 'Cache leeren'. */
+/** Systemeinstellungen: provider keys (masked), usage, search, open questions, voice input, and 'Cache leeren'. */
 export function SystemSettingsPanel({ session }: { session: Session }) {
   const { t } = useT('admin');
   const [keys, setKeys] = useState<ProviderKeys | null>(null);
@@ -80,6 +81,7 @@ export function SystemSettingsPanel({ session }: { session: Session }) {
       </div>
       <UsageSection token={token} />
       <SemanticSearchSection token={token} />
+      <OpenQuestionsSection />
       <VoiceInputSection />
       {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
       <div className="space-y-2">

@@ -2,20 +2,18 @@ import { useCallback, useEffect, useState } from 'react';
 import { useLanguage } from '../../../i18n/language';
 import { useT } from '../../../i18n/language';
 import { formatNumber } from '../../../lib/format';
-import { fetchUsage, type Usage, type UsageFigures } from '../../../services/systemSettings';
+import { fetchUsage, type Usage, type UsageKind } from '../../../services/systemSettings';
+import { Notice } from '../Notice';
 
 /** Refreshed as often as the counters. */
 const REFRESH_MS = 15_000;
 
-const ROWS: { key: keyof UsageFigures; label: 'usage.modelTokens' | 'usage.ttsCharacters' | 'usage.sttSeconds' }[] = [
-  { key: 'modelTokens', label: 'usage.modelTokens' },
-  { key: 'ttsCharacters', label: 'usage.ttsCharacters' },
-  { key: 'sttSeconds', label: 'usage.sttSeconds' },
-];
+const ROWS: UsageKind[] = ['modelTokens', 'ttsCharacters', 'sttSeconds', 'embeddingTokens'];
 
 /**
- * Today's spend against each daily cap. A reached cap pauses the live coach until midnight; the
- * figures keep their last values when a refresh fails.
+ * Today's spend against each daily cap, and by how many clients. A reached cap pauses the live
+ * coach until midnight; the figures keep their last values when a refresh fails. A budget too
+ * small for a new visitor's first question, greeting or utterance is named with its fix.
  */
 export function UsageSection({ token }: { token: string }) {
   const { t } = useT('admin');
@@ -50,20 +48,35 @@ export function UsageSection({ token }: { token: string }) {
       {usage === null ? (
         <p className="mt-4 text-sm text-slate-700">{failed ? t('settings.unavailable') : t('settings.loading')}</p>
       ) : (
-        <dl className="mt-4 grid gap-4 md:grid-cols-3">
-          {ROWS.map(({ key, label }) => {
-            const reached = usage.today[key] >= usage.caps[key];
-            return (
-              <div key={key} data-usage={key} data-reached={reached}>
-                <dt className="text-sm font-medium text-slate-700">{t(label)}</dt>
-                <dd className="mt-1 text-2xl font-extrabold tabular-nums text-brand-800">
-                  {t('usage.ofCap', { used: formatNumber(usage.today[key], lang), cap: formatNumber(usage.caps[key], lang) })}
-                </dd>
-                {reached ? <dd className="mt-1 text-sm font-medium text-red-800">{t('usage.reached')}</dd> : null}
-              </div>
-            );
-          })}
-        </dl>
+        <>
+          <dl className="mt-4 grid gap-4 md:grid-cols-4">
+            {ROWS.map((key) => {
+              const reached = usage.today[key] >= usage.caps[key];
+              return (
+                <div key={key} data-usage={key} data-reached={reached}>
+                  <dt className="text-sm font-medium text-slate-700">{t(`usage.${key}`)}</dt>
+                  <dd className="mt-1 text-2xl font-extrabold tabular-nums text-brand-800">
+                    {t('usage.ofCap', { used: formatNumber(usage.today[key], lang), cap: formatNumber(usage.caps[key], lang) })}
+                  </dd>
+                  {key === 'embeddingTokens' ? null : <dd className="text-sm text-slate-700">{t('usage.clients', { count: usage.clients[key] })}</dd>}
+                  {reached ? <dd className="mt-1 text-sm font-medium text-red-800">{t('usage.reached')}</dd> : null}
+                </div>
+              );
+            })}
+          </dl>
+          {usage.problems.map((problem) => (
+            <Notice key={`${problem.kind}-${problem.scope}`} tone="error" className="mt-4">
+              {t('usage.problem', {
+                scope: t(problem.scope === 'client' ? 'usage.scopeClient' : 'usage.scopeNetwork'),
+                budget: formatNumber(problem.budget, lang),
+                kind: t(`usage.${problem.kind}`),
+                needed: formatNumber(problem.needed, lang),
+                setting: problem.fix.setting,
+                value: formatNumber(problem.fix.value, lang),
+              })}
+            </Notice>
+          ))}
+        </>
       )}
     </section>
   );

@@ -6,13 +6,12 @@ import { Slider } from '../../../components/ui/Slider';
 import { formatNumber } from '../../../lib/format';
 import { useLanguage } from '../../../i18n/language';
 import { useT } from '../../../i18n/language';
+import { defaultVoiceSettings, loadActiveVoiceSettings, saveVoiceSettings, voiceSaveMessages } from '../../../services/voiceConfig';
 import {
-  defaultVoiceSettings,
-  loadActiveVoiceSettings,
-  saveVoiceSettings,
-  voiceSaveMessages,
-  type VoiceSettings,
-} from '../../../services/voiceConfig';
+  storedVoiceSettingName,
+  voiceSettingBounds,
+  type BrowserVoiceSettings,
+} from '../../../../supabase/functions/_shared/voiceSettings';
 import { Notice, type NoticeTone } from '../Notice';
 import { PanelSection } from '../Panel';
 import { speechProblemMessage } from '../../../services/speechErrors';
@@ -20,14 +19,16 @@ import { speak } from '../../../services/speechPlayback';
 
 type SliderKey = 'stability' | 'similarityBoost' | 'style' | 'speed' | 'pitch';
 
-/** The seed's bounds: 0–1 in steps of 0.01, speed and pitch 0.5–2 in steps of 0.1. */
-const sliders: { key: SliderKey; label: 'stability' | 'similarity' | 'style' | 'speed' | 'pitch'; min: number; max: number; step: number }[] = [
-  { key: 'stability', label: 'stability', min: 0, max: 1, step: 0.01 },
-  { key: 'similarityBoost', label: 'similarity', min: 0, max: 1, step: 0.01 },
-  { key: 'style', label: 'style', min: 0, max: 1, step: 0.01 },
-  { key: 'speed', label: 'speed', min: 0.5, max: 2, step: 0.1 },
-  { key: 'pitch', label: 'pitch', min: 0.5, max: 2, step: 0.1 },
-];
+/** The sliders in their order, each with its label; bounds and steps are the shared ones. */
+const sliders = (
+  [
+    ['stability', 'stability'],
+    ['similarityBoost', 'similarity'],
+    ['style', 'style'],
+    ['speed', 'speed'],
+    ['pitch', 'pitch'],
+  ] as const satisfies readonly (readonly [SliderKey, string])[]
+).map(([key, label]) => ({ key, label, ...voiceSettingBounds[storedVoiceSettingName[key]] }));
 
 /** Keeps slider values on their step grid (0.1 + 0.2 must read 0.3). */
 const snap = (value: number, step: number) => Number((Math.round(value / step) * step).toFixed(2));
@@ -36,7 +37,7 @@ export function VoiceSettingsPanel({ session }: { session: Session }) {
   const { t } = useT('admin');
   const { lang } = useLanguage();
   const switchId = useId();
-  const [settings, setSettings] = useState<VoiceSettings>(defaultVoiceSettings);
+  const [settings, setSettings] = useState<BrowserVoiceSettings>(defaultVoiceSettings);
   const [loading, setLoading] = useState(true);
   const [saving, setSaving] = useState(false);
   const [previewing, setPreviewing] = useState(false);
@@ -62,7 +63,7 @@ export function VoiceSettingsPanel({ session }: { session: Session }) {
     };
   }, [t]);
 
-  const update = (patch: Partial<VoiceSettings>) => setSettings((current) => ({ ...current, ...patch }));
+  const update = (patch: Partial<BrowserVoiceSettings>) => setSettings((current) => ({ ...current, ...patch }));
 
   async function save() {
     setSaving(true);

@@ -1,40 +1,48 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { installFetch, jsonResponse, type RecordedRequest } from '../../../../tests/support/browser/browserFakes';
-import { browserPorts } from './browserPorts';
-
-let requests: RecordedRequest[] = [];
+import { installFetch, jsonResponse } from '../../../../tests/support/browser/browserFakes';
+import { browserPorts, INTENT_EVENTS, onFirstIntent } from './browserPorts';
 
 afterAll(() => {
   vi.unstubAllGlobals();
 });
 
-const providerQuestions = () => requests.filter((request) => request.url.endsWith('/tts') && request.method === 'GET');
-
 describe('warming up for the first click', () => {
-  it('waits for the visitor’s first sign of intent, then asks once', async () => {
-    requests = installFetch(() => jsonResponse(200, { available: true }));
-    // However long the page stays idle, nothing is loaded or asked for.
+  it('loads nothing while the page is only looked at, and once at the visitor’s first sign of intent', () => {
     vi.useFakeTimers();
-    const stop = browserPorts().warmUp();
-    await vi.advanceTimersByTimeAsync(10_000);
+    const target = new EventTarget();
+    const load = vi.fn();
+    const stop = onFirstIntent(target, load);
+    // However long the page stays idle, nothing is loaded.
+    vi.advanceTimersByTime(60_000);
     vi.useRealTimers();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(providerQuestions()).toHaveLength(0);
-
-    window.dispatchEvent(new Event('pointermove'));
-    await vi.waitFor(() => expect(providerQuestions()).toHaveLength(1));
-    window.dispatchEvent(new Event('keydown'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(providerQuestions()).toHaveLength(1);
+    expect(load).not.toHaveBeenCalled();
+    target.dispatchEvent(new Event('pointermove'));
+    target.dispatchEvent(new Event('keydown'));
+    expect(load).toHaveBeenCalledTimes(1);
     stop();
   });
 
-  it('loads nothing once stopped (the coach left the page first)', async () => {
-    requests = installFetch(() => jsonResponse(200, { available: true }));
+  it.each(INTENT_EVENTS)('%s is such a sign', (type) => {
+    const target = new EventTarget();
+    const load = vi.fn();
+    onFirstIntent(target, load);
+    target.dispatchEvent(new Event(type));
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('loads nothing once stopped (the coach left the page first)', () => {
+    const target = new EventTarget();
+    const load = vi.fn();
+    onFirstIntent(target, load)();
+    target.dispatchEvent(new Event('touchstart'));
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('in the browser, that sign asks whether the tts function has a voice provider', async () => {
+    const requests = installFetch(() => jsonResponse(200, { available: true }));
     const stop = browserPorts().warmUp();
+    window.dispatchEvent(new Event('pointermove'));
+    await vi.waitFor(() => expect(requests.filter((request) => request.url.endsWith('/tts') && request.method === 'GET')).toHaveLength(1));
     stop();
-    window.dispatchEvent(new Event('touchstart'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(requests).toHaveLength(0);
   });
 });

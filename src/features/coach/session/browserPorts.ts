@@ -32,7 +32,20 @@ async function openMicrophone(onFrame: FrameListener): Promise<MicrophoneFeed> {
 }
 
 /** What shows that a visitor is about to use the page. */
-const INTENT_EVENTS = ['pointermove', 'pointerdown', 'touchstart', 'keydown', 'focusin'] as const;
+export const INTENT_EVENTS = ['pointermove', 'pointerdown', 'touchstart', 'keydown', 'focusin'] as const;
+
+/** Runs `load` once, at the visitor's first sign of intent on `target`; returns what stops waiting for it. */
+export function onFirstIntent(target: EventTarget, load: () => void): () => void {
+  const stop = () => {
+    for (const type of INTENT_EVENTS) target.removeEventListener(type, run, true);
+  };
+  const run = () => {
+    stop();
+    load();
+  };
+  for (const type of INTENT_EVENTS) target.addEventListener(type, run, { capture: true, passive: true });
+  return stop;
+}
 
 const loadSpeech = () => import('../../../services/speechQueue').then(({ createSpeechQueue }) => ({ createQueue: createSpeechQueue }));
 
@@ -59,27 +72,20 @@ export function browserPorts(): CoachPorts {
     },
     speech: loadSpeech,
     coach: {
-      preload: preloadCoach,
-      warmUp: warmUpCoach,
+      preload: () => void preloadCoach(),
+      warmUp: () => void warmUpCoach(),
       startReply: (history, options) => startCoachReply(history, options),
       rate: sendRating,
     },
     handsFree: handsFreePreference,
-    warmUp() {
-      // The visitor's first pointer movement, touch, key or focus: before the click that opens the
-      // conversation, but after the page has loaded (a load that also fetched and ran the speech
-      // code would compete with the page's own first work).
-      const load = () => {
-        stop();
+    // The visitor's first pointer movement, touch, key or focus: before the click that opens the
+    // conversation, but after the page has loaded (a load that also fetched and ran the speech
+    // code would compete with the page's own first work).
+    warmUp: () =>
+      onFirstIntent(window, () => {
         void loadSpeech();
         void import('../../../services/tts').then(({ voiceProviderAvailable }) => voiceProviderAvailable());
-      };
-      const stop = () => {
-        for (const type of INTENT_EVENTS) window.removeEventListener(type, load, true);
-      };
-      for (const type of INTENT_EVENTS) window.addEventListener(type, load, { capture: true, passive: true });
-      return stop;
-    },
+      }),
     onPageHide(listener) {
       window.addEventListener('pagehide', listener);
       return () => window.removeEventListener('pagehide', listener);

@@ -1,676 +1,223 @@
 /**
- * The coach session's transitions without React: the browser's parts are fakes (a recogniser the
- * test speaks through, a microphone fed with synthetic frames, a speech queue the test plays out,
- * a coach call it streams), the session and its state machines are real.
+ * The coach session's transitions without React: the greeting, the recogniser, typed messages and
+ * the end of a conversation. The browser's parts are fakes (a recogniser the test speaks through, a
+ * speech queue the test plays out, a coach call it streams), the session and its state machines are
+ * real. The microphone's paths are in coachSession.microphone.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { persona } from '../../../config/persona';
 import { PlaybackError } from '../../../services/speechErrors';
-import { SpeechRecognitionError } from '../../../services/speechRecognition';
-import { concat, echoOf, frames, mix, quiet, voice } from '../../../../tests/support/browser/signals';
-import { fakeCoachWorld, type FakeCoachWorld } from '../../../../tests/support/browser/fakeCoachPorts';
+import { concat, frames, quiet, voice } from '../../../../tests/support/browser/signals';
+import { settled } from '../../../../tests/support/browser/fakeCoachPorts';
 import { coachTexts } from '../texts';
-import { createCoachSession, type CoachSession } from './coachSession';
+import { coachSessionUnderTest } from '../../../../tests/support/browser/coachSessionUnderTest';
 
-let world: FakeCoachWorld;
-let session: CoachSession;
-let detach: () => void;
-
-beforeEach(() => {
-  world = fakeCoachWorld();
-  session = createCoachSession(world.ports);
-  detach = session.attach();
-});
-afterEach(() => {
-  detach();
-  vi.useRealTimers();
-});
-
-const status = () => session.getSnapshot().voice.status;
-const hint = () => session.getSnapshot().voice.hint;
-const notice = () => session.getSnapshot().voice.notice;
-const entries = () => session.getSnapshot().chat.entries.map((entry) => (entry.role === 'divider' ? '—' : `${entry.role}: ${entry.content}`));
-
-/** First click: the greeting is queued; playing it out makes the coach ready. */
-async function greeted() {
-  session.click();
-  await vi.waitFor(() => expect(world.queues).toHaveLength(1));
-  world.latestQueue().start();
-  world.latestQueue().finish();
-  await vi.waitFor(() => expect(status()).not.toBe('speaking'));
-}
-
-/** The same with fake timers running: the greeting queued, played out, the coach ready. */
-async function greetedWithFakeTimers() {
-  session.click();
-  await vi.advanceTimersByTimeAsync(0);
-  world.latestQueue().finish();
-  await vi.advanceTimersByTimeAsync(0);
-}
-
-/** Answers the latest coach call with the given text and plays it out. */
-async function answer(text: string) {
-  const call = world.latestCall();
-  call.send(text);
-  call.end();
-  const queues = world.queues.length;
-  await vi.waitFor(() => expect(world.queues).toHaveLength(queues + 1));
-  await vi.waitFor(() => expect(world.latestQueue().pieces.length).toBeGreaterThan(0));
-  world.latestQueue().start();
-  world.latestQueue().finish();
-}
+const { t, status, hint, notice, entries, greeted } = coachSessionUnderTest();
 
 describe('greeting', () => {
   it('the first click opens the chat, speaks the cached greeting, and the coach is ready when it has been said', async () => {
     expect(status()).toBe('idle');
-    session.click();
-    expect(world.audio).toEqual(['unlock']);
+    t.session.click();
+    expect(t.world.audio).toEqual(['unlock']);
     expect(status()).toBe('speaking');
     expect(hint()).toBe('answering');
     expect(entries()).toEqual([`assistant: ${persona.greeting}`]);
-    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
-    expect(world.latestQueue().pieces).toEqual([{ text: persona.greeting, cache: true }]);
-    world.latestQueue().finish();
+    await vi.waitFor(() => expect(t.world.queues).toHaveLength(1));
+    expect(t.world.latestQueue().pieces).toEqual([{ text: persona.greeting, cache: true }]);
+    t.world.latestQueue().finish();
     await vi.waitFor(() => expect(status()).toBe('ready'));
     expect(hint()).toBe('ready');
   });
 
   it('warms up the way to the coach function once the greeting sounds, not at the click', async () => {
-    session.click();
-    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
-    expect(world.coachWarmUps).toBe(0);
-    world.latestQueue().start();
-    expect(world.coachWarmUps).toBe(1);
-    world.latestQueue().finish();
+    t.session.click();
+    await vi.waitFor(() => expect(t.world.queues).toHaveLength(1));
+    expect(t.world.coachWarmUps).toBe(0);
+    t.world.latestQueue().start();
+    expect(t.world.coachWarmUps).toBe(1);
+    t.world.latestQueue().finish();
     await vi.waitFor(() => expect(status()).toBe('ready'));
   });
 
   it('a greeting that never sounds still warms up the way for the first question', async () => {
-    session.click();
-    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
-    world.latestQueue().fail(new PlaybackError('failed', 'no output'));
-    await vi.waitFor(() => expect(world.coachWarmUps).toBeGreaterThan(0));
+    t.session.click();
+    await vi.waitFor(() => expect(t.world.queues).toHaveLength(1));
+    t.world.latestQueue().fail(new PlaybackError('failed', 'no output'));
+    await vi.waitFor(() => expect(t.world.coachWarmUps).toBeGreaterThan(0));
   });
 
   it('a greeting that cannot be played leaves the catalogue message and the text', async () => {
-    session.click();
-    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
-    world.latestQueue().fail(new PlaybackError('blocked', 'suspended'));
+    t.session.click();
+    await vi.waitFor(() => expect(t.world.queues).toHaveLength(1));
+    t.world.latestQueue().fail(new PlaybackError('blocked', 'suspended'));
     await vi.waitFor(() => expect(status()).toBe('ready'));
     expect(notice()).toBe(coachTexts.errors.autoplayBlocked);
   });
 });
 
 describe('the greeting from the press of the mouse button', () => {
-  it('the press starts the audio and the greeting’s synthesis; nothing shows or sounds before the click, which uses them', async () => {
-    session.press();
-    expect(world.audio).toEqual(['unlock']);
-    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
-    const queue = world.latestQueue();
-    expect(queue.pieces).toEqual([{ text: persona.greeting, cache: true }]);
-    queue.start();
-    expect(queue.gateOpen).toBe(false);
+  it('a press while idle fetches it; the click opens the chat with it, and what it reported before shows then', async () => {
+    t.session.press();
+    await vi.waitFor(() => expect(t.world.queues).toHaveLength(1));
+    t.world.latestQueue().fail(new PlaybackError('blocked', 'suspended'));
+    await settled();
     expect(status()).toBe('idle');
-    expect(entries()).toEqual([]);
-
-    session.click();
-    expect(status()).toBe('speaking');
-    expect(entries()).toEqual([`assistant: ${persona.greeting}`]);
-    await vi.waitFor(() => expect(queue.gateOpen).toBe(true));
-    queue.start();
-    expect(world.coachWarmUps).toBe(1);
-    queue.finish();
-    await vi.waitFor(() => expect(status()).toBe('ready'));
-    // One synthesis for the press and its click.
-    expect(world.queues).toHaveLength(1);
-    expect(queue.aborted).toBe(false);
-  });
-
-  it('a press that never becomes a click drops its greeting; the next click fetches a new one', async () => {
-    vi.useFakeTimers();
-    session.press();
-    await vi.advanceTimersByTimeAsync(0);
-    expect(world.queues).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(1_400);
-    expect(world.latestQueue().aborted).toBe(false);
-    await vi.advanceTimersByTimeAsync(100);
-    expect(world.latestQueue().aborted).toBe(true);
-    expect(status()).toBe('idle');
-
-    session.click();
-    await vi.advanceTimersByTimeAsync(0);
-    expect(world.queues).toHaveLength(2);
-    expect(world.latestQueue().gateOpen).toBe(true);
-    world.latestQueue().finish();
-    await vi.advanceTimersByTimeAsync(0);
-    expect(status()).toBe('ready');
-  });
-
-  it('a problem before the click is shown with the opened chat, not before', async () => {
-    session.press();
-    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
-    world.latestQueue().fail(new PlaybackError('blocked', 'suspended'));
-    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(notice()).toBeNull();
-    expect(status()).toBe('idle');
-    session.click();
+    t.session.click();
+    expect(entries()).toEqual([`assistant: ${persona.greeting}`]);
     await vi.waitFor(() => expect(status()).toBe('ready'));
     expect(notice()).toBe(coachTexts.errors.autoplayBlocked);
-    expect(entries()).toEqual([`assistant: ${persona.greeting}`]);
+    // One synthesis for the press and its click.
+    expect(t.world.queues).toHaveLength(1);
   });
 
   it('once the conversation is open, a press does nothing', async () => {
     await greeted();
-    const audio = world.audio.length;
-    session.press();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(world.queues).toHaveLength(1);
-    expect(world.audio).toHaveLength(audio);
+    const audio = t.world.audio.length;
+    t.session.press();
+    await settled();
+    expect(t.world.queues).toHaveLength(1);
+    expect(t.world.audio).toHaveLength(audio);
   });
 
   it('leaving the page drops a pressed greeting', async () => {
-    session.press();
-    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
-    detach();
-    expect(world.latestQueue().aborted).toBe(true);
-    detach = session.attach();
+    t.session.press();
+    await vi.waitFor(() => expect(t.world.queues).toHaveLength(1));
+    t.leave();
+    expect(t.world.latestQueue().aborted).toBe(true);
   });
 });
 
 describe('listening with the browser’s recogniser', () => {
   it('ready → listening → processing → speaking → ready, the words and the answer in the chat', async () => {
     await greeted();
-    session.click();
+    t.session.click();
     expect(status()).toBe('listening');
-    const recognition = world.latestRecognition();
+    const recognition = t.world.latestRecognition();
     recognition.interim('Ich bin so');
-    expect(session.getSnapshot().voice.caption).toBe('Ich bin so');
+    expect(t.session.getSnapshot().voice.caption).toBe('Ich bin so');
     recognition.final('Ich bin so gestresst');
     expect(status()).toBe('processing');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    expect(world.latestCall().history.at(-1)).toEqual({ role: 'user', content: 'Ich bin so gestresst' });
-    world.latestCall().send('Atme tief ein. ');
+    await vi.waitFor(() => expect(t.world.calls).toHaveLength(1));
+    expect(t.world.latestCall().history.at(-1)).toEqual({ role: 'user', content: 'Ich bin so gestresst' });
+    t.world.latestCall().send('Atme tief ein. ');
     await vi.waitFor(() => expect(entries().at(-1)).toBe('assistant: Atme tief ein. '));
-    world.latestCall().end();
-    await vi.waitFor(() => expect(world.latestQueue().pieces.map((piece) => piece.text)).toEqual(['Atme tief ein.']));
+    t.world.latestCall().end();
+    await vi.waitFor(() => expect(t.world.latestQueue().pieces.map((piece) => piece.text)).toEqual(['Atme tief ein.']));
     expect(status()).toBe('processing');
-    world.latestQueue().start();
+    t.world.latestQueue().start();
     expect(status()).toBe('speaking');
-    world.latestQueue().finish();
+    t.world.latestQueue().finish();
     await vi.waitFor(() => expect(status()).toBe('ready'));
     expect(entries().slice(1)).toEqual(['user: Ich bin so gestresst', 'assistant: Atme tief ein. ']);
   });
 
   it('a click while listening stops the recogniser; nothing heard ends as "Aufnahme gestoppt"', async () => {
     await greeted();
-    session.click();
-    session.click();
-    expect(world.latestRecognition().stopped).toBe(true);
-    world.latestRecognition().end();
+    t.session.click();
+    t.session.click();
+    expect(t.world.latestRecognition().stopped).toBe(true);
+    t.world.latestRecognition().end();
     expect(status()).toBe('ready');
     expect(hint()).toBe('stopped');
-    expect(world.calls).toHaveLength(0);
+    expect(t.world.calls).toHaveLength(0);
   });
 
   it('a recogniser error shows its catalogue message', async () => {
     await greeted();
-    session.click();
-    world.latestRecognition().fail('not-allowed', 'denied');
+    t.session.click();
+    t.world.latestRecognition().fail('not-allowed', 'denied');
     expect(status()).toBe('ready');
     expect(notice()).toBe(coachTexts.errors.microphoneDenied);
   });
 
   it.each(['network', 'service-not-allowed', 'audio-capture', 'language-not-supported'])('a recogniser whose service fails (%s) goes on by recording', async (code) => {
     await greeted();
-    session.click();
-    world.latestRecognition().fail(code);
-    await vi.waitFor(() => expect(world.microphone.open).toBe(true));
+    t.session.click();
+    t.world.latestRecognition().fail(code);
+    await vi.waitFor(() => expect(t.world.microphone.open).toBe(true));
     expect(status()).toBe('listening');
-    world.microphone.frames(frames(concat(voice(0.8, 0.05), quiet(0.9))));
-    expect(world.transcriptions).toHaveLength(1);
+    t.world.microphone.frames(frames(concat(voice(0.8, 0.05), quiet(0.9))));
+    expect(t.world.transcriptions).toHaveLength(1);
   });
 
   it('a recogniser that fails before the stt function has answered whether it has a provider goes on by recording once it has', async () => {
     let answer: (available: boolean) => void = () => undefined;
-    world.transcriptionAvailable = new Promise((resolve) => {
+    t.world.transcriptionAvailable = new Promise((resolve) => {
       answer = resolve;
     });
-    session.click();
+    t.session.click();
     // The visitor clicks while the greeting starts (a barge-in), before the answer is back.
-    session.click();
-    world.latestRecognition().fail('network');
+    t.session.click();
+    t.world.latestRecognition().fail('network');
     expect(status()).toBe('listening');
     answer(true);
-    await vi.waitFor(() => expect(world.microphone.open).toBe(true));
+    await vi.waitFor(() => expect(t.world.microphone.open).toBe(true));
     expect(status()).toBe('listening');
     expect(notice()).toBeNull();
   });
 
   it('barge-in: a click while the coach speaks stops its speech and listens', async () => {
     await greeted();
-    session.click();
-    world.latestRecognition().final('Erzähl mir was');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    world.latestCall().send('Eins. Zwei. Drei.');
-    await vi.waitFor(() => expect(world.queues[1]?.pieces.length).toBeGreaterThan(0));
-    world.latestQueue().start();
+    t.session.click();
+    t.world.latestRecognition().final('Erzähl mir was');
+    await vi.waitFor(() => expect(t.world.calls).toHaveLength(1));
+    t.world.latestCall().send('Eins. Zwei. Drei.');
+    await vi.waitFor(() => expect(t.world.queues[1]?.pieces.length).toBeGreaterThan(0));
+    t.world.latestQueue().start();
     expect(status()).toBe('speaking');
-    const speaking = world.latestQueue();
-    session.click();
+    const speaking = t.world.latestQueue();
+    t.session.click();
     expect(speaking.aborted).toBe(true);
     expect(status()).toBe('listening');
-    expect(world.recognitions).toHaveLength(2);
-  });
-});
-
-describe('the early start of a reply', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-
-  it('starts the reply on stable interim words, shows and plays nothing until the words are final', async () => {
-    await greetedWithFakeTimers();
-    session.click();
-    world.latestRecognition().interim('Ich bin so gestresst');
-    await vi.advanceTimersByTimeAsync(249);
-    expect(world.calls).toHaveLength(0);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(world.calls).toHaveLength(1);
-    world.latestCall().send('Atme tief ein.');
-    await vi.advanceTimersByTimeAsync(0);
-    expect(status()).toBe('listening');
-    expect(entries()).toHaveLength(1);
-    expect(world.latestQueue().gateOpen).toBe(false);
-
-    world.latestRecognition().final('Ich bin so gestresst.');
-    await vi.advanceTimersByTimeAsync(0);
-    expect(world.latestQueue().gateOpen).toBe(true);
-    expect(entries().slice(1)).toEqual(['user: Ich bin so gestresst', 'assistant: Atme tief ein.']);
-    expect(world.calls).toHaveLength(1);
-  });
-
-  it('drops the early reply when the visitor goes on speaking, and asks with the final words', async () => {
-    await greetedWithFakeTimers();
-    session.click();
-    world.latestRecognition().interim('Ich bin');
-    await vi.advanceTimersByTimeAsync(250);
-    expect(world.calls).toHaveLength(1);
-    const early = world.latestCall();
-    world.latestRecognition().interim('Ich bin gestresst bei der Arbeit');
-    expect(early.signal.aborted).toBe(true);
-    world.latestRecognition().final('Ich bin gestresst bei der Arbeit');
-    await vi.advanceTimersByTimeAsync(0);
-    expect(world.calls).toHaveLength(2);
-    expect(world.latestCall().history.at(-1)?.content).toBe('Ich bin gestresst bei der Arbeit');
-    expect(entries().filter((entry) => entry.startsWith('user'))).toEqual(['user: Ich bin gestresst bei der Arbeit']);
+    expect(t.world.recognitions).toHaveLength(2);
   });
 });
 
 describe('typed messages and the end of a conversation', () => {
   it('sends only non-blank text, not before the coach is open and not while it processes', async () => {
-    expect(session.sendText('Hallo')).toBe(false);
+    expect(t.session.sendText('Hallo')).toBe(false);
     await greeted();
-    expect(session.sendText('   ')).toBe(false);
-    expect(session.sendText('  Hallo Mia  ')).toBe(true);
+    expect(t.session.sendText('   ')).toBe(false);
+    expect(t.session.sendText('  Hallo Mia  ')).toBe(true);
     expect(status()).toBe('processing');
-    expect(session.sendText('Noch was')).toBe(false);
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    expect(world.latestCall().history.at(-1)?.content).toBe('Hallo Mia');
+    expect(t.session.sendText('Noch was')).toBe(false);
+    await vi.waitFor(() => expect(t.world.calls).toHaveLength(1));
+    expect(t.world.latestCall().history.at(-1)?.content).toBe('Hallo Mia');
   });
 
   it('a failed call shows the catalogue message as the coach’s answer', async () => {
     await greeted();
-    session.sendText('Hallo');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
+    t.session.sendText('Hallo');
+    await vi.waitFor(() => expect(t.world.calls).toHaveLength(1));
     const { CoachCallError } = await import('../../../services/coach');
-    world.latestCall().fail(new CoachCallError('502', 502));
+    t.world.latestCall().fail(new CoachCallError('502', 502));
     await vi.waitFor(() => expect(entries().at(-1)).toBe(`assistant: ${coachTexts.errors.callFailed}`));
     expect(status()).toBe('ready');
   });
 
   it('ending stops the speech, offers the rating, and the next message starts a new conversation', async () => {
-    world.handsFree.set('on');
+    t.world.handsFree.set('on');
     await greeted();
-    world.latestRecognition().final('Hallo');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    world.latestCall().send('Hallo du. Wie');
-    await vi.waitFor(() => expect(world.queues[1]?.pieces.length).toBeGreaterThan(0));
-    const speaking = world.latestQueue();
-    session.endConversation();
+    t.world.latestRecognition().final('Hallo');
+    await vi.waitFor(() => expect(t.world.calls).toHaveLength(1));
+    t.world.latestCall().send('Hallo du. Wie');
+    await vi.waitFor(() => expect(t.world.queues[1]?.pieces.length).toBeGreaterThan(0));
+    const speaking = t.world.latestQueue();
+    t.session.endConversation();
     expect(speaking.aborted).toBe(true);
-    expect(session.getSnapshot().chat.ended).toBe(true);
+    expect(t.session.getSnapshot().chat.ended).toBe(true);
     // Hands-free does not listen again after the end, and the microphone is given back.
     expect(status()).toBe('ready');
-    expect(world.recognitions).toHaveLength(1);
-    expect(world.microphone.open).toBe(false);
+    expect(t.world.recognitions).toHaveLength(1);
+    expect(t.world.microphone.open).toBe(false);
 
-    session.rate(4);
-    await vi.waitFor(() => expect(session.getSnapshot().chat.rating).toEqual({ status: 'sent', value: 4 }));
-    expect(world.ratings).toEqual([['c-1', 4]]);
-    session.sendText('Neue Frage');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(2));
-    expect(world.latestCall().conversationId).toBeNull();
-    expect(world.latestCall().history).toEqual([{ role: 'user', content: 'Neue Frage' }]);
-  });
-});
-
-describe('hands-free', () => {
-  beforeEach(() => {
-    world.handsFree.set('on');
-  });
-
-  const speak = (seconds: number) => world.microphone.frames(frames(concat(voice(seconds, 0.05), quiet(0.9))));
-
-  /** Greeted, asked by voice, and the coach's answer has started to sound. */
-  async function answerSounding() {
-    await greeted();
-    world.latestRecognition().final('Erzähl mir was.');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    world.latestCall().send('Eins. Zwei.');
-    await vi.waitFor(() => expect(world.queues[1]?.pieces.length).toBeGreaterThan(0));
-    world.latestQueue().start();
-  }
-
-  it('opens the microphone with the chat, listens by itself after each answer, and stops when switched off', async () => {
-    session.click();
-    await vi.waitFor(() => expect(world.microphone.open).toBe(true));
-    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
-    world.latestQueue().finish();
-    await vi.waitFor(() => expect(status()).toBe('listening'));
-    world.latestRecognition().final('Was hilft bei Stress?');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    await answer('Atme.');
-    await vi.waitFor(() => expect(world.recognitions).toHaveLength(2));
-    expect(status()).toBe('listening');
-    session.setHandsFree(false);
-    expect(session.getSnapshot().handsFree).toBe(false);
-    expect(world.microphone.open).toBe(false);
-  });
-
-  it('the visitor’s voice holds the coach at once and then interrupts it (barge-in by voice)', async () => {
-    await answerSounding();
-    const speaking = world.latestQueue();
-    speak(0.8);
-    expect(world.audio.slice(1)).toEqual(['hold']);
-    expect(speaking.aborted).toBe(true);
-    expect(status()).toBe('listening');
-    expect(world.recognitions).toHaveLength(2);
-  });
-
-  it('a noise before the greeting sounds does not use up its hold: the visitor’s voice still holds it', async () => {
-    session.click();
-    await vi.waitFor(() => expect(world.microphone.open).toBe(true));
-    await vi.waitFor(() => expect(world.queues).toHaveLength(1));
-    // The greeting is on its way but not yet heard: a short noise at the microphone.
-    world.microphone.frames(frames(concat(voice(0.18, 0.05), quiet(0.5))));
-    expect(world.audio.slice(1)).toEqual([]);
-    world.latestQueue().start();
-    speak(0.8);
-    expect(world.audio.slice(1)).toEqual(['hold']);
-    expect(status()).toBe('listening');
-  });
-
-  it('a cough holds the coach for a moment and lets it go on', async () => {
-    await answerSounding();
-    world.microphone.frames(frames(concat(voice(0.15, 0.08), quiet(0.5))));
-    expect(world.audio.slice(1)).toEqual(['hold', 'release']);
-    expect(world.latestQueue().aborted).toBe(false);
-    expect(status()).toBe('speaking');
-  });
-
-  /** Hands-free, the coach in the middle of its answer. */
-  async function coachAnswering() {
-    await answerSounding();
-    expect(status()).toBe('speaking');
-    return world.latestQueue();
-  }
-
-  it('holds the coach at most once per answer: a second false start does not hold it again, the visitor still interrupts', async () => {
-    const speaking = await coachAnswering();
-    const cough = () => world.microphone.frames(frames(concat(voice(0.15, 0.08), quiet(0.5))));
-    cough();
-    cough();
-    expect(world.audio.slice(1)).toEqual(['hold', 'release']);
-    expect(status()).toBe('speaking');
-    speak(0.8);
-    expect(speaking.aborted).toBe(true);
-    expect(status()).toBe('listening');
-  });
-
-  it('a hold waits for the microphone’s frames, not the clock: a busy page does not let the coach talk over the visitor', async () => {
-    const speaking = await coachAnswering();
-    const voiced = frames(voice(0.8, 0.05));
-    vi.useFakeTimers();
-    // The voice until the detector doubts (the hold), then the page is busy for half a second.
-    world.microphone.frames(voiced.slice(0, 8));
-    expect(world.audio.slice(1)).toEqual(['hold']);
-    vi.advanceTimersByTime(500);
-    expect(world.audio.slice(1)).toEqual(['hold']);
-    // The delayed frames arrive: it is the visitor.
-    world.microphone.frames(voiced.slice(8));
-    expect(world.audio.slice(1)).toEqual(['hold']);
-    expect(speaking.aborted).toBe(true);
-    expect(status()).toBe('listening');
-  });
-
-  it.each([0, -9])('the coach’s own echo at %s dB, 40 ms late, neither holds nor interrupts it', async (gainDb) => {
-    const speaking = await coachAnswering();
-    const played = concat(voice(1.3, 0.1, { fundamental: 190 }), quiet(0.3), voice(1.3, 0.1, { fundamental: 190 }));
-    world.microphone.frames(frames(mix(echoOf(played, 60, gainDb), quiet(played.length / 24_000))), frames(played));
-    expect(world.audio.slice(1)).toEqual([]);
-    expect(speaking.aborted).toBe(false);
-    expect(status()).toBe('speaking');
-  });
-
-  it('a click while listening pauses hands-free until the visitor starts again', async () => {
-    await greeted();
-    session.click();
-    world.latestRecognition().final('Hallo');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    await answer('Hallo du.');
-    await vi.waitFor(() => expect(status()).toBe('ready'));
-    expect(world.recognitions).toHaveLength(1);
-    speak(0.8);
-    expect(world.recognitions).toHaveLength(1);
-    session.click();
-    expect(status()).toBe('listening');
-  });
-
-  it('leaving the page gives the microphone back', async () => {
-    await greeted();
-    expect(world.microphone.open).toBe(true);
-    world.leavePage();
-    expect(world.microphone.open).toBe(false);
-  });
-});
-
-describe('listening by recording (no recogniser)', () => {
-  beforeEach(() => {
-    world.recogniser = false;
-  });
-
-  /** Ready, then a click: listening with the microphone open. */
-  async function recording() {
-    await greeted();
-    session.click();
-    expect(status()).toBe('listening');
-    await vi.waitFor(() => expect(world.microphone.open).toBe(true));
-  }
-
-  const totalSeconds = () => world.transcriptions.reduce((sum, entry) => sum + entry.seconds, 0);
-
-  it('uploads only the speech: from the voice onset less a short pre-roll to the first pause', async () => {
-    await recording();
-    world.microphone.frames(frames(quiet(2)));
-    expect(world.transcriptions).toHaveLength(0);
-    world.microphone.frames(frames(concat(voice(1.2, 0.05), quiet(0.2))));
-    expect(world.transcriptions).toHaveLength(1);
-    // 1.2 s of speech, a 300 ms pre-roll and the 100 ms pause that ended it; none of the 2 s before.
-    expect(totalSeconds()).toBeGreaterThanOrEqual(1.2);
-    expect(totalSeconds()).toBeLessThanOrEqual(1.2 + 0.6);
-  });
-
-  it('starts the reply during the first pause, speculatively, and confirms it at the end of speech', async () => {
-    await recording();
-    world.microphone.frames(frames(concat(quiet(0.5), voice(1, 0.05), quiet(0.2))));
-    world.transcriptions[0]?.answer('Ich bin gestresst.');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    expect(world.latestCall().history.at(-1)?.content).toBe('Ich bin gestresst.');
-    // Nothing shown or heard yet: the visitor may go on.
-    world.latestCall().send('Atme tief ein. Dann');
-    await vi.waitFor(() => expect(world.queues[1]?.pieces.length).toBeGreaterThan(0));
-    expect(status()).toBe('listening');
-    expect(entries()).toHaveLength(1);
-    expect(world.latestQueue().gateOpen).toBe(false);
-
-    // 700 ms of silence: the end of speech confirms the reply started on the same words.
-    world.microphone.frames(frames(quiet(0.6)));
-    await vi.waitFor(() => expect(world.latestQueue().gateOpen).toBe(true));
-    expect(entries().slice(1)).toEqual(['user: Ich bin gestresst.', 'assistant: Atme tief ein. Dann']);
-    expect(world.calls).toHaveLength(1);
-    expect(world.transcriptions).toHaveLength(1);
-    expect(world.microphone.open).toBe(false);
-  });
-
-  it('drops the early reply when the visitor goes on, keeps the first segment, and sends only the new audio', async () => {
-    await recording();
-    world.microphone.frames(frames(concat(voice(0.6, 0.05), quiet(0.2))));
-    world.transcriptions[0]?.answer('Ich bin');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    const early = world.latestCall();
-    world.microphone.frames(frames(voice(0.6, 0.05)));
-    expect(early.signal.aborted).toBe(true);
-    world.microphone.frames(frames(quiet(0.2)));
-    expect(world.transcriptions).toHaveLength(2);
-    expect(world.transcriptions[1]?.previousText).toBe('Ich bin');
-    world.transcriptions[1]?.answer('gestresst.');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(2));
-    world.microphone.frames(frames(quiet(0.6)));
-    await vi.waitFor(() => expect(status()).toBe('processing'));
-    expect(world.latestCall().history.at(-1)?.content).toBe('Ich bin gestresst.');
-    expect(entries().filter((entry) => entry.startsWith('user'))).toEqual(['user: Ich bin gestresst.']);
-    // Each second was sent once: 1.2 s of speech, the pause between, a pre-roll and a tail.
-    expect(totalSeconds()).toBeLessThanOrEqual(1.4 + 0.6);
-  });
-
-  it('a transcript still on its way at the end of speech: processing until it comes', async () => {
-    await recording();
-    world.microphone.frames(frames(concat(voice(0.8, 0.05), quiet(0.9))));
-    expect(status()).toBe('processing');
-    expect(hint()).toBe('processing');
-    world.transcriptions[0]?.answer('Hallo Mia');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-    expect(world.latestCall().history.at(-1)?.content).toBe('Hallo Mia');
-  });
-
-  it('a click ends the turn at once', async () => {
-    await recording();
-    world.microphone.frames(frames(voice(0.6, 0.05)));
-    session.click();
-    expect(world.transcriptions).toHaveLength(1);
-    world.transcriptions[0]?.answer('Hallo');
-    await vi.waitFor(() => expect(world.calls).toHaveLength(1));
-  });
-
-  it('nothing heard: "Keine Sprache erkannt…" and nothing is uploaded', async () => {
-    await recording();
-    world.microphone.frames(frames(quiet(0.5)));
-    session.click();
-    await vi.waitFor(() => expect(notice()).toBe(coachTexts.errors.noSpeech));
-    expect(world.transcriptions).toHaveLength(0);
-  });
-
-  it('a cough is not recorded', async () => {
-    await recording();
-    world.microphone.frames(frames(concat(voice(0.16, 0.08), quiet(1))));
-    expect(world.transcriptions).toHaveLength(0);
-    expect(status()).toBe('listening');
-  });
-
-  it('the function’s failure is the catalogue message', async () => {
-    await recording();
-    world.microphone.frames(frames(concat(voice(0.8, 0.05), quiet(0.9))));
-    world.transcriptions[0]?.fail(new SpeechRecognitionError('failed', 'provider_error'));
-    await vi.waitFor(() => expect(notice()).toBe(coachTexts.errors.processing));
-    expect(status()).toBe('ready');
-  });
-
-  it('without a transcription provider the browser cannot listen, and says so', async () => {
-    world.transcriptionAvailable = false;
-    await greeted();
-    session.click();
-    await vi.waitFor(() => expect(notice()).toBe(coachTexts.errors.unsupported));
-    expect(status()).toBe('ready');
-  });
-});
-
-describe('a long quiet spell', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-
-  it('without hands-free, on the recording path: "Keine Sprache erkannt…" after 8 s of the microphone without a word', async () => {
-    world.recogniser = false;
-    await greetedWithFakeTimers();
-    session.click();
-    await vi.advanceTimersByTimeAsync(0);
-    // Counted in the microphone's frames, not on the clock: a busy page cuts nobody short.
-    await vi.advanceTimersByTimeAsync(20_000);
-    expect(status()).toBe('listening');
-    world.microphone.frames(frames(quiet(7.9)));
-    expect(status()).toBe('listening');
-    world.microphone.frames(frames(quiet(0.1)));
-    await vi.advanceTimersByTimeAsync(0);
-    expect(status()).toBe('ready');
-    expect(notice()).toBe(coachTexts.errors.noSpeech);
-  });
-
-  it.each([
-    ['the recording path', false],
-    ['the recogniser path', true],
-  ])('hands-free, on %s: pauses visibly after 8 s, keeps the microphone, and the voice resumes it', async (_path, recogniser) => {
-    world.recogniser = recogniser;
-    world.handsFree.set('on');
-    await greetedWithFakeTimers();
-    expect(status()).toBe('listening');
-    // A cough does not count as a word, nor does it keep listening from pausing.
-    world.microphone.frames(frames(concat(quiet(4), voice(0.16, 0.08), quiet(4))));
-    expect(status()).toBe('paused');
-    expect(hint()).toBe('paused');
-    expect(world.microphone.open).toBe(true);
-    world.microphone.frames(frames(concat(voice(0.8, 0.05), quiet(0.3))));
-    expect(status()).toBe('listening');
-    if (recogniser) expect(world.recognitions).toHaveLength(2);
-    // The recording path records the voice that resumed it, from its onset.
-    else expect(world.transcriptions[0]?.seconds).toBeGreaterThan(0.8);
-  });
-
-  it('hands-free: a visitor who starts speaking just before the quiet spell ends is heard to the end', async () => {
-    world.recogniser = false;
-    world.handsFree.set('on');
-    await greetedWithFakeTimers();
-    // The visitor is still speaking when the eight seconds are over.
-    world.microphone.frames(frames(concat(quiet(7.5), voice(1, 0.05), quiet(0.9))));
-    expect(status()).toBe('processing');
-    world.transcriptions[0]?.answer('Hallo Mia');
-    await vi.advanceTimersByTimeAsync(0);
-    expect(world.calls).toHaveLength(1);
-    expect(world.latestCall().history.at(-1)?.content).toBe('Hallo Mia');
-  });
-
-  it('hands-free, paused: a click resumes too', async () => {
-    world.handsFree.set('on');
-    await greetedWithFakeTimers();
-    world.microphone.frames(frames(quiet(8)));
-    session.click();
-    expect(status()).toBe('listening');
-  });
-
-  it('hands-free: a recogniser that stops by itself without a word pauses instead of falling back to a click', async () => {
-    world.handsFree.set('on');
-    await greetedWithFakeTimers();
-    world.latestRecognition().fail('no-speech', 'noSpeech');
-    expect(status()).toBe('paused');
-    expect(notice()).toBeNull();
+    t.session.rate(4);
+    await vi.waitFor(() => expect(t.session.getSnapshot().chat.rating).toEqual({ status: 'sent', value: 4 }));
+    expect(t.world.ratings).toEqual([['c-1', 4]]);
+    t.session.sendText('Neue Frage');
+    await vi.waitFor(() => expect(t.world.calls).toHaveLength(2));
+    expect(t.world.latestCall().conversationId).toBeNull();
+    expect(t.world.latestCall().history).toEqual([{ role: 'user', content: 'Neue Frage' }]);
   });
 });

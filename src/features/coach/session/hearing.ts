@@ -2,12 +2,15 @@
  * The session's ear: the open microphone with what listens to it. Each 20 ms frame has the coach's
  * own echo taken out (echo.ts, against what the page played at the same moment), the voice
  * detector decides on what remains, and the frame is kept for a recording's pre-roll
- * (utterance.ts). The session hears the detector's events frame by frame.
+ * (utteranceCapture.ts). Each frame goes one way: first the detector's decision to the session
+ * (`onVoice`: holding the coach, barge-in, the quiet spell), then the whole frame to the listening
+ * path the session listens with (`listener`).
  */
 import { createVoiceActivityDetector, type VoiceActivityDetector, type VoiceActivityEvent } from '../../../lib/voiceActivity';
 import { createEchoDecision, type EchoDecision } from './echo';
+import type { HeardFrame } from './listeningPath';
 import type { MicrophoneFeed, MicrophonePort } from './ports';
-import { createUtteranceCapture, type UtteranceCapture } from './utterance';
+import { createUtteranceCapture, type UtteranceCapture } from './utteranceCapture';
 
 /**
  * Voice needed before the coach is held (the detector's doubt): long enough for a click or a
@@ -17,7 +20,7 @@ import { createUtteranceCapture, type UtteranceCapture } from './utterance';
 const MAYBE_MS = 140;
 
 /** The open microphone with what listens to it. */
-export interface Hearing {
+interface Open {
   feed: MicrophoneFeed;
   detector: VoiceActivityDetector;
   /** Created with the first frame (its analysis needs the frame's length). */
@@ -25,103 +28,115 @@ export interface Hearing {
   capture: UtteranceCapture;
 }
 
-/** One frame as the detector heard it. */
-export interface HeardFrame {
-  events: readonly VoiceActivityEvent[];
-  frameMs: number;
-  detector: VoiceActivityDetector;
+/** An opening of the microphone; `cancelled` once it is no longer wanted (it is then closed on arrival). */
+interface Opening {
+  cancelled: boolean;
 }
 
-/** An opening of the microphone; `cancelled` once it is no longer wanted (it is then closed on arrival). */
-export interface Opening {
-  cancelled: boolean;
-  ready: Promise<Hearing>;
+/** What the detector made of one frame, for the session. */
+export interface HeardVoice {
+  events: readonly VoiceActivityEvent[];
+  frameMs: number;
 }
 
 export class SessionEar {
-  private hearing: Hearing | null = null;
+  private open: Open | null = null;
   private opening: Opening | null = null;
+  /** The microphone could not be opened: not asked again until it is no longer wanted. */
+  private refusedOpening = false;
 
   /**
-   * `onFrame` gets every frame's events; `onRefused` an opening's failure that was still wanted
-   * (a cancelled opening fails silently).
+   * `onVoice` gets every frame's decision; `onRefused` an opening's failure that was still wanted
+   * (a cancelled opening fails silently); `listener` is the listening path that hears the frames
+   * after the session, or null.
    */
   constructor(
     private readonly microphone: MicrophonePort,
-    private readonly onFrame: (frame: HeardFrame) => void,
+    private readonly onVoice: (heard: HeardVoice) => void,
     private readonly onRefused: (error: unknown) => void,
+    private readonly listener: () => { hear(frame: HeardFrame): void } | null,
   ) {}
 
   /** The microphone is open, or being opened. */
   get active(): boolean {
-    return this.hearing !== null || this.opening !== null;
+    return this.open !== null || this.opening !== null;
   }
 
-  /** The open microphone, or null. */
-  get current(): Hearing | null {
-    return this.hearing;
+  /** The last opening was refused, and the microphone is still wanted. */
+  get refused(): boolean {
+    return this.refusedOpening;
   }
 
   /** Milliseconds since the visitor last spoke, or null while nothing listens. */
   get silenceMs(): number | null {
-    return this.hearing ? this.hearing.detector.silenceMs : null;
+    return this.open ? this.open.detector.silenceMs : null;
   }
 
-  /** The open microphone, opened now if it is not (yet). Rejects like the microphone port. */
-  ready(): Promise<Hearing> {
-    if (this.hearing) return Promise.resolve(this.hearing);
-    return (this.opening ?? this.open()).ready;
-  }
-
-  open(): Opening {
-    const ready = this.microphone.open((samples, reference) => this.hear(samples, reference)).then(
-      (feed) => {
-        if (attempt.cancelled) {
-          feed.close();
-          throw new DOMException('The microphone is no longer wanted', 'AbortError');
-        }
-        const hearing: Hearing = {
-          feed,
-          detector: createVoiceActivityDetector({ sampleRate: feed.sampleRate, maybeMs: MAYBE_MS }),
-          echo: null,
-          capture: createUtteranceCapture({ sampleRate: feed.sampleRate }),
-        };
-        this.hearing = hearing;
-        this.opening = null;
-        return hearing;
-      },
-      (error: unknown) => {
-        if (this.opening === attempt) this.opening = null;
-        if (!attempt.cancelled) this.onRefused(error);
-        throw error;
-      },
-    );
-    // Whoever waits for it handles a failure; the voice detector alone needs nobody to.
-    ready.catch(() => undefined);
-    const attempt: Opening = { cancelled: false, ready };
-    this.opening = attempt;
-    return attempt;
+  /** Opens the microphone when it is wanted (unless it was refused), closes it when it is not. */
+  want(wanted: boolean): void {
+    if (!wanted) this.refusedOpening = false;
+    if (wanted && !this.active && !this.refusedOpening) this.start();
+    else if (!wanted && this.active) this.close();
   }
 
   close(): void {
     if (this.opening) this.opening.cancelled = true;
     this.opening = null;
-    this.hearing?.feed.close();
-    this.hearing = null;
+    this.open?.feed.close();
+    this.open = null;
   }
 
   /** After a false start: the coach's echo is expected louder from now on. */
   raiseEcho(): void {
-    this.hearing?.echo?.raise();
+    this.open?.echo?.raise();
+  }
+
+  private start(): void {
+    const attempt: Opening = { cancelled: false };
+    this.opening = attempt;
+    this.microphone.open((samples, reference) => this.hear(samples, reference)).then(
+      (feed) => {
+        if (attempt.cancelled) {
+          feed.close();
+          return;
+        }
+        this.open = {
+          feed,
+          detector: createVoiceActivityDetector({ sampleRate: feed.sampleRate, maybeMs: MAYBE_MS }),
+          echo: null,
+          capture: createUtteranceCapture({ sampleRate: feed.sampleRate }),
+        };
+        this.opening = null;
+      },
+      (error: unknown) => {
+        if (this.opening === attempt) this.opening = null;
+        if (attempt.cancelled) return;
+        this.refusedOpening = true;
+        this.onRefused(error);
+      },
+    );
   }
 
   private hear(samples: Float32Array, reference: Float32Array | null): void {
-    const hearing = this.hearing;
-    if (!hearing) return;
-    hearing.echo ??= createEchoDecision({ sampleRate: hearing.feed.sampleRate, frameLength: samples.length });
-    const levels = hearing.echo.push(samples, reference);
-    const events = levels ? hearing.detector.pushLevels(levels) : hearing.detector.push(samples);
-    hearing.capture.push(samples);
-    this.onFrame({ events, frameMs: (samples.length / hearing.feed.sampleRate) * 1000, detector: hearing.detector });
+    const open = this.open;
+    if (!open) return;
+    const { feed, detector, capture } = open;
+    open.echo ??= createEchoDecision({ sampleRate: feed.sampleRate, frameLength: samples.length });
+    const levels = open.echo.push(samples, reference);
+    const events = levels ? detector.pushLevels(levels) : detector.push(samples);
+    capture.push(samples);
+    const frameMs = (samples.length / feed.sampleRate) * 1000;
+    this.onVoice({ events, frameMs });
+    // After the session's reaction: a barge-in or a resumed pause has attached its path by now.
+    this.listener()?.hear({
+      samples,
+      sampleRate: feed.sampleRate,
+      frameMs,
+      events,
+      silenceMs: detector.silenceMs,
+      runMs: detector.runMs,
+      speaking: detector.speaking,
+      capture,
+    });
   }
 }

@@ -2,13 +2,13 @@
  * `POST /token?grant_type=password` (failed attempts limited, see ../signInLimits.ts) and
  * `?grant_type=refresh_token` (rotation with GoTrue's reuse interval and reuse detection).
  */
-import { randomUUID } from 'node:crypto';
 import { json, remoteAddress } from '../../http';
 import { verifyPassword } from '../../passwords';
 import type { StackContext } from '../../types';
 import { AuthApiError, badRequest } from '../errors';
 import { readParams, stringParam } from '../params';
-import { newRefreshToken, tokenResponse, type TokenResponse } from '../sessions';
+import { verifyCaptcha } from '../captcha';
+import { issueSession, newRefreshToken, tokenResponse, type TokenResponse } from '../sessions';
 import type { KnownAddresses } from '../knownAddresses';
 import type { SignInLimits } from '../signInLimits';
 import { findUserByEmail, findUserById, INSTANCE_ID, isBanned } from '../users';
@@ -24,6 +24,8 @@ export async function passwordGrant(
   issuer: string,
 ): Promise<Response> {
   const params = await readParams(request);
+  // With CAPTCHA protection on, GoTrue checks the token before the credentials.
+  verifyCaptcha(ctx.config.captchaSecret ?? null, params);
   const email = stringParam(params, 'email');
   const phone = stringParam(params, 'phone');
   const password = stringParam(params, 'password');
@@ -49,19 +51,7 @@ export async function passwordGrant(
   await known.remember(user.id, address);
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
 
-  const body = await ctx.db.transaction(async (tx) => {
-    const sessionId = randomUUID();
-    const refreshToken = newRefreshToken();
-    await tx.query(`insert into auth.sessions (id, user_id, created_at, updated_at) values ($1, $2, now(), now())`, [sessionId, user.id]);
-    await tx.query(
-      `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, session_id)
-       values ($1, $2, $3, false, now(), now(), $4)`,
-      [INSTANCE_ID, refreshToken, user.id, sessionId],
-    );
-    await tx.query(`update auth.users set last_sign_in_at = now() where id = $1`, [user.id]);
-    const fresh = (await findUserById(tx, user.id)) ?? user;
-    return tokenResponse(ctx, issuer, fresh, sessionId, Math.floor(Date.now() / 1000), refreshToken);
-  });
+  const body = await ctx.db.transaction((tx) => issueSession(ctx, tx, issuer, user));
   return json(200, body);
 }
 
