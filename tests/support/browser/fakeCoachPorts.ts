@@ -7,6 +7,7 @@ import type { BrowserStore } from '../../../src/lib/browserStore';
 import type { CoachMessage, CoachMode, CoachReply } from '../../../src/services/coach';
 import type { SpeechQueue, SpeechQueueOptions } from '../../../src/services/speechQueue';
 import { SpeechRecognitionError, type RecognitionHandlers } from '../../../src/services/speechRecognition';
+import type { SpeechStreamCapability } from '../../../src/services/speechStream';
 import type { CoachPorts, FrameListener, MicrophoneFeed } from '../../../src/features/coach/session/ports';
 
 /** One start of the recogniser; the test plays the browser's part through its handlers. */
@@ -58,6 +59,19 @@ export interface FakeTranscription {
   fail(error: unknown): void;
 }
 
+/** One stream opened to the stt-stream function; the test plays the transcriber's part. */
+export interface FakeStream {
+  /** The samples sent, in order (16 kHz). */
+  sent: Float32Array[];
+  /** Seconds sent so far. */
+  readonly seconds: number;
+  commits: number;
+  closed: boolean;
+  partial(text: string): void;
+  final(text: string): void;
+  fail(error: SpeechRecognitionError): void;
+}
+
 export interface FakeCoachWorld {
   ports: CoachPorts;
   recognitions: FakeRecognitionRun[];
@@ -83,6 +97,10 @@ export interface FakeCoachWorld {
   recogniser: boolean;
   /** Whether the stt function has a provider (a promise: the answer is still on its way). */
   transcriptionAvailable: boolean | Promise<boolean>;
+  /** What GET stt-stream answers (a promise: the answer is still on its way); no transcriber by default. */
+  streaming: SpeechStreamCapability | Promise<SpeechStreamCapability>;
+  streams: FakeStream[];
+  latestStream(): FakeStream;
   ratings: [string, number][];
   handsFree: BrowserStore<'on' | 'off'>;
   leavePage(): void;
@@ -166,6 +184,8 @@ export function fakeCoachWorld(): FakeCoachWorld {
     coachWarmUps: 0,
     recogniser: true,
     transcriptionAvailable: true,
+    streaming: { available: false, everyBrowser: false },
+    streams: [],
     ratings: [],
     handsFree: memoryStore(),
     microphone: {
@@ -186,6 +206,11 @@ export function fakeCoachWorld(): FakeCoachWorld {
       const call = world.calls.at(-1);
       if (!call) throw new Error('the coach was not called');
       return call;
+    },
+    latestStream() {
+      const stream = world.streams.at(-1);
+      if (!stream) throw new Error('no stream was opened');
+      return stream;
     },
     latestRecognition() {
       const run = world.recognitions.at(-1);
@@ -298,6 +323,43 @@ export function fakeCoachWorld(): FakeCoachWorld {
           signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true });
           world.transcriptions.push({ samples, seconds: samples.length / sampleRate, previousText, signal, answer: resolve, fail: reject });
         });
+      },
+    },
+    streaming: {
+      capability: () => Promise.resolve(world.streaming),
+      canStream: () => true,
+      open(handlers) {
+        let ended = false;
+        const stream: FakeStream = {
+          sent: [],
+          get seconds() {
+            return stream.sent.reduce((sum, samples) => sum + samples.length, 0) / 16_000;
+          },
+          commits: 0,
+          closed: false,
+          partial: (text) => {
+            if (!ended) handlers.partial(text);
+          },
+          final: (text) => {
+            if (!ended) handlers.final(text);
+          },
+          fail: (error) => {
+            if (ended) return;
+            ended = true;
+            handlers.failed(error);
+          },
+        };
+        world.streams.push(stream);
+        return {
+          send: (samples) => void stream.sent.push(samples),
+          commit: () => {
+            stream.commits += 1;
+          },
+          close: () => {
+            ended = true;
+            stream.closed = true;
+          },
+        };
       },
     },
     audio: {

@@ -1,12 +1,13 @@
 /**
- * The coach session's ports in the browser. The audio output, the recogniser and the coach call
- * are small and come with the page (the click must unlock audio synchronously); the speech queue,
- * the microphone and the recorder load when first needed, so the coach page's first download stays
- * small.
+ * The coach session's ports in the browser. The audio output, the recogniser, the coach call and
+ * the stream to the `stt-stream` function are small and come with the page (the click must unlock
+ * audio synchronously); the speech queue, the microphone and the recorder load when first needed,
+ * so the coach page's first download stays small.
  */
 import { audioOutput, holdOutput, releaseOutput, unlockAudio } from '../../../services/audioOutput';
 import { preloadCoach, sendRating, startCoachReply, warmUpCoach } from '../../../services/coach';
 import { isSpeechRecognitionSupported, startRecognition } from '../../../services/speechRecognition';
+import { openSpeechStream, speechStreamCapability } from '../../../services/speechStream';
 import { handsFreePreference } from './handsFree';
 import type { CoachPorts, FrameListener, MicrophoneFeed } from './ports';
 
@@ -63,6 +64,11 @@ export function browserPorts(): CoachPorts {
       transcribe: (samples, sampleRate, options) =>
         voiceInput().then(([, , speechToText]) => speechToText.transcribeSpeech(samples, sampleRate, options)),
     },
+    streaming: {
+      capability: speechStreamCapability,
+      canStream: () => typeof window !== 'undefined' && typeof window.AudioWorkletNode === 'function' && typeof window.WebSocket === 'function',
+      open: (handlers) => openSpeechStream(handlers),
+    },
     audio: {
       unlock: unlockAudio,
       // A failure here is reported by the first piece that needs the output.
@@ -85,6 +91,8 @@ export function browserPorts(): CoachPorts {
       onFirstIntent(window, () => {
         void loadSpeech();
         void import('../../../services/tts').then(({ voiceProviderAvailable }) => voiceProviderAvailable());
+        // Which service may hear the visitor's voice, known before the first turn.
+        void speechStreamCapability();
       }),
     onPageHide(listener) {
       window.addEventListener('pagehide', listener);

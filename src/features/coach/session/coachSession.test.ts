@@ -147,8 +147,10 @@ describe('listening with the browser’s recogniser', () => {
       answer = resolve;
     });
     t.session.click();
-    // The visitor clicks while the greeting starts (a barge-in), before the answer is back.
+    // The visitor clicks while the greeting starts (a barge-in), before the answer is back. The
+    // recogniser starts once the page knows the operator lets it hear the voice (GET stt-stream).
     t.session.click();
+    await vi.waitFor(() => expect(t.world.recognitions).toHaveLength(1));
     t.world.latestRecognition().fail('network');
     expect(status()).toBe('listening');
     answer(true);

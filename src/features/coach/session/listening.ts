@@ -1,14 +1,18 @@
 /**
  * The visitor's turn: listening with whatever this browser has, from the start of listening to
- * the visitor's final words. It picks the listening path (the browser's recogniser; recording for
- * the `stt` function where there is none or its service fails; nothing where neither works), ends
- * it, counts the quiet spell, starts a reply early when the visitor pauses (earlyReply.ts), and
+ * the visitor's final words. It picks the listening path: the browser's recogniser where there is
+ * one (unless the operator sends every browser through the speech-to-text provider); else the
+ * microphone streamed to the `stt-stream` function; else recording for the `stt` function; nothing
+ * where none works. A recogniser whose service fails is replaced for the page view by the stream
+ * (or recording), a stream that fails by recording, which takes over the turn's audio. It ends
+ * the path, counts the quiet spell, starts a reply early when the visitor pauses (earlyReply.ts), and
  * reduces the path's events into the turn's (`TurnEvent`), which the session reduces into the
  * voice button and the replies.
  */
 import { EarlyReply, type EarlyReplyEvent } from './earlyReply';
 import { RecogniserPath } from './recogniserPath';
 import { RecordingPath } from './recordingPath';
+import { StreamingPath } from './streamingPath';
 import type { ListeningEmit, ListeningEvent, ListeningPath } from './listeningPath';
 import type { CoachPorts } from './ports';
 import { QuietCount } from './quietCount';
@@ -16,6 +20,7 @@ import type { ReplyTurn } from './reply';
 import type { VoiceStatus } from './voiceButtonMachine';
 import type { VoiceActivityEvent } from '../../../lib/voiceActivity';
 import { SpeechRecognitionError, type RecognitionProblem } from '../../../services/speechRecognition';
+import { STREAM_SAMPLE_RATE, type SpeechStreamCapability } from '../../../services/speechStream';
 import { coachTexts } from '../texts';
 
 /**
@@ -39,7 +44,7 @@ export function recognitionMessage(error: unknown): string {
 export type TurnEvent =
   /** Listening has started (the button listens). */
   | { type: 'listening-started' }
-  /** The turn is recorded from now on (the microphone opens for it). */
+  /** The turn is recorded or streamed from now on (the microphone opens for it). */
   | { type: 'listening-recording' }
   /** This browser cannot listen: no recogniser, and no provider for the stt function. */
   | { type: 'listening-unsupported' }
@@ -75,10 +80,17 @@ export class Listening {
   private recogniserBroken = false;
   /** Whether the stt function has a provider; null until asked. */
   private transcription: boolean | null = null;
+  /** Whether the stt-stream function has a transcriber and every browser should use it; null until known. */
+  private streaming: SpeechStreamCapability | null = null;
+  private streamingAsked: Promise<SpeechStreamCapability> | null = null;
+  /** A stream failed: the rest of the page view records instead. */
+  private streamBroken = false;
+  /** Counts starts and aborts: an answer that arrives after either is for a turn that is gone. */
+  private generation = 0;
   private readonly earlyReply: EarlyReply;
 
   constructor(
-    private readonly ports: Pick<CoachPorts, 'recognition' | 'transcription'>,
+    private readonly ports: Pick<CoachPorts, 'recognition' | 'transcription' | 'streaming'>,
     private readonly context: TurnContext,
     private readonly emit: (event: TurnEvent) => void,
   ) {
@@ -95,20 +107,52 @@ export class Listening {
     return this.path?.needsMicrophone === true;
   }
 
-  /** Asks early (when the conversation opens) whether the stt function has a provider. */
+  /** Asks early (when the conversation opens) whether the stt and stt-stream functions have a provider. */
   askTranscription(): void {
     void this.ports.transcription.available().then((available) => {
       this.transcription = available;
     });
+    void this.askStreaming();
   }
 
   /** Starts listening (from ready, paused, or speaking as a barge-in) with whatever this browser has. */
   listen(): void {
-    if (this.ports.recognition.supported() && !this.recogniserBroken) {
+    const generation = ++this.generation;
+    // Which service may hear the voice is the operator's to say: known before the first word.
+    if (this.streaming === null) {
+      void this.askStreaming().then(() => {
+        if (generation === this.generation) this.choosePath();
+      });
+      return;
+    }
+    this.choosePath();
+  }
+
+  private askStreaming(): Promise<SpeechStreamCapability> {
+    this.streamingAsked ??= this.ports.streaming.capability().then(
+      (capability) => (this.streaming = capability),
+      () => (this.streaming = { available: false, everyBrowser: false }),
+    );
+    return this.streamingAsked;
+  }
+
+  /** Whether this turn can be streamed (the capability is known by now). */
+  private canStream(): boolean {
+    return this.streaming?.available === true && !this.streamBroken && this.ports.streaming.canStream();
+  }
+
+  private choosePath(): void {
+    const everyBrowser = this.streaming?.everyBrowser === true;
+    if (this.ports.recognition.supported() && !this.recogniserBroken && !everyBrowser) {
       this.emit({ type: 'listening-started' });
       // Hands-free: a quiet spell pauses listening (the browser's recogniser may never end by itself).
       if (this.context.handsFree()) this.startQuietCount();
       this.listenWith((emit) => new RecogniserPath(this.ports.recognition, this.context.silenceMs, emit));
+      return;
+    }
+    if (this.canStream()) {
+      this.emit({ type: 'listening-started' });
+      this.stream();
       return;
     }
     const start = (available: boolean) => {
@@ -129,6 +173,7 @@ export class Listening {
 
   /** Stops whatever listens: the path, the quiet count, an early reply. No event follows. */
   abort(): void {
+    this.generation += 1;
     this.path?.abort();
     this.path = null;
     this.quiet.stop();
@@ -171,18 +216,26 @@ export class Listening {
     this.emit({ type: 'listening-recording' });
   }
 
-  /** Makes the path the current one; only the current path's events are heard. */
-  private listenWith(create: (emit: ListeningEmit) => ListeningPath): void {
-    let path: ListeningPath | null = null;
+  /** The streamed path: the visitor's turn streamed from the voice onset to the stt-stream function. */
+  private stream(): void {
+    this.startQuietCount();
+    this.listenWith((emit) => new StreamingPath(this.ports.streaming, emit));
+    this.emit({ type: 'listening-recording' });
+  }
+
+  /** Makes the path the current one (and returns it); only the current path's events are heard. */
+  private listenWith<Path extends ListeningPath>(create: (emit: ListeningEmit) => Path): Path | null {
+    let path: Path | null = null;
     try {
       path = create((event) => {
         if (path !== null && this.path === path) this.heard(event);
       });
     } catch (error) {
       this.fail(error);
-      return;
+      return null;
     }
     this.path = path;
+    return path;
   }
 
   /**
@@ -235,11 +288,54 @@ export class Listening {
         this.fail(event.error);
         return;
       case 'listening-unavailable':
-        this.recordInstead(event.error);
+        this.recogniserFailed(event.error);
+        return;
+      case 'listening-stream-failed':
+        this.streamFailed(event);
         return;
       default:
         this.emit(event);
     }
+  }
+
+  /** The recogniser's service is not there: stream instead where this browser can, else record. */
+  private recogniserFailed(error: unknown): void {
+    if (!this.canStream()) {
+      this.recordInstead(error);
+      return;
+    }
+    this.path = null;
+    this.earlyReply.cancel();
+    this.recogniserBroken = true;
+    this.stream();
+  }
+
+  /**
+   * The stream failed (refused, no transcriber, the connection lost): the turn's audio so far goes
+   * to the stt function instead, and recording takes over the rest of the turn and the page view.
+   */
+  private streamFailed({ error, heard, ended }: Extract<ListeningEvent, { type: 'listening-stream-failed' }>): void {
+    this.streamBroken = true;
+    this.path = null;
+    this.earlyReply.cancel();
+    if (this.transcription === false || !this.ports.transcription.canRecord()) {
+      this.fail(error);
+      return;
+    }
+    const generation = this.generation;
+    const takeOver = (available: boolean) => {
+      this.transcription = available;
+      if (generation !== this.generation || this.path) return;
+      if (!available) {
+        this.fail(error);
+        return;
+      }
+      const recording = this.listenWith((emit) => new RecordingPath(this.ports.transcription, emit));
+      if (!ended) this.emit({ type: 'listening-recording' });
+      recording?.takeOver(heard, STREAM_SAMPLE_RATE, ended);
+    };
+    if (this.transcription === true) takeOver(true);
+    else void this.ports.transcription.available().then(takeOver);
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * A way of turning the visitor's voice into words: the browser's recogniser
- * (recogniserPath.ts), or recording at the microphone with the `stt` function transcribing
- * (recordingPath.ts). The session starts one per turn of the visitor and hears only its events.
+ * (recogniserPath.ts), recording at the microphone with the `stt` function transcribing
+ * (recordingPath.ts), or streaming the microphone to a transcriber (streamingPath.ts). The session starts one per turn of the visitor and hears only its events.
  *
  * Frames flow one way: the microphone → the session's ear (hearing.ts: the echo taken out, the
  * voice detector's decision, the pre-roll kept) → the listening path (`hear`) → its events → the
@@ -54,7 +54,15 @@ export type ListeningEvent =
   | { type: 'listening-failed'; error: unknown }
   /** The browser's recognition service is not there (Chromium without Google's service): record instead. */
   | { type: 'listening-unavailable'; error: unknown }
-  /** A recorded segment went to the `stt` function, and its words came back. */
+  /**
+   * The streamed path's transcriber failed: `heard` is what the turn captured so far (16 kHz), to be
+   * transcribed by recording instead; `ended` when the visitor had already finished.
+   */
+  | { type: 'listening-stream-failed'; error: unknown; heard: Float32Array; ended: boolean }
+  /**
+   * A recorded segment went to the `stt` function, and its words came back; on the streamed path,
+   * the commit at the end of speech, and its final words.
+   */
   | { type: 'segment-sent' }
   | { type: 'segment-words' };
 

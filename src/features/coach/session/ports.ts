@@ -1,12 +1,13 @@
 /**
  * What the coach session drives, as interfaces: the browser's recogniser, the microphone, the
- * speech-to-text function, the audio output and speech queue, the coach call, the hands-free
+ * speech-to-text functions (uploaded and streamed), the audio output and speech queue, the coach call, the hands-free
  * preference. browserPorts.ts connects them to the services; the session's tests pass fakes.
  */
 import type { BrowserStore } from '../../../lib/browserStore';
 import type { StartCoachReply } from '../../../services/replyPipeline';
 import type { SpeechQueue, SpeechQueueOptions } from '../../../services/speechQueue';
 import type { RecognitionHandlers, RecognitionSession } from '../../../services/speechRecognition';
+import type { SpeechStream, SpeechStreamCapability, SpeechStreamHandlers } from '../../../services/speechStream';
 
 export interface RecognitionPort {
   /** Whether the browser has a recogniser (looked up each time: a test may install one later). */
@@ -42,6 +43,15 @@ export interface TranscriptionPort {
   transcribe(samples: Float32Array, sampleRate: number, options: { previousText: string; signal: AbortSignal }): Promise<string>;
 }
 
+export interface StreamingPort {
+  /** Whether the stt-stream function has a transcriber, and whether every browser should use it (asked once per page view). */
+  capability(): Promise<SpeechStreamCapability>;
+  /** Whether this browser can stream (the microphone's samples through Web Audio, a WebSocket). */
+  canStream(): boolean;
+  /** Opens a stream to the function; its words and its failure arrive through the handlers. */
+  open(handlers: SpeechStreamHandlers): SpeechStream;
+}
+
 /** The page's audio output, synchronous: `unlock` must run inside the visitor's click. */
 export interface AudioPort {
   unlock(): void;
@@ -70,6 +80,7 @@ export interface CoachPorts {
   recognition: RecognitionPort;
   microphone: MicrophonePort;
   transcription: TranscriptionPort;
+  streaming: StreamingPort;
   audio: AudioPort;
   speech(): Promise<SpeechPort>;
   coach: CoachCallPort;

@@ -1,5 +1,5 @@
 /**
- * Listening by recording (no recogniser in the browser, or its service fails): one turn of the
+ * Listening by recording (where neither the browser's recogniser nor a stream serves): one turn of the
  * visitor from the voice onset to the end of speech, with the words made out by the `stt`
  * function while the visitor is still talking.
  *
@@ -11,6 +11,7 @@
  *   reply on them, speculatively (shown and heard only once confirmed).
  * - If the visitor goes on speaking, `listening-resume` withdraws that; the segments stay (nothing
  *   is uploaded twice) and the next pause hands over the longer text.
+ * - It also takes over a streamed turn whose stream failed (`takeOver`), with what was captured.
  * - The end of speech (the detector's 700 ms of silence, a click, or the session's quiet limit)
  *   ends the turn: `listening-final` gives the whole text, which confirms the speculative reply when
  *   it has the same words; nothing said fails as 'noSpeech'.
@@ -96,6 +97,21 @@ export class RecordingPath implements ListeningPath {
     });
   }
 
+  /**
+   * Takes over a turn another path began (its stream failed): `heard` is what that path captured
+   * (at `sampleRate`), sent as the first segment; the microphone's capture goes on where it left
+   * off. `ended`: the visitor had already finished, so the turn ends with that segment's words.
+   */
+  takeOver(heard: Float32Array, sampleRate: number, ended: boolean): void {
+    this.started = true;
+    this.confirmed = true;
+    this.voicedSinceCut = false;
+    // A pause now hands over the words as soon as they are back; the visitor's voice withdraws them.
+    this.pausing = true;
+    if (heard.length > 0) this.sendSegment(heard, sampleRate);
+    if (ended) this.stop();
+  }
+
   /** No word for the session's limit: the turn ends (without hands-free: 'Keine Sprache erkannt…'). */
   quiet(): void {
     this.stop();
@@ -119,10 +135,14 @@ export class RecordingPath implements ListeningPath {
     this.voicedSinceCut = false;
     const samples = this.capture?.cut();
     if (!samples || !this.capture) return;
+    this.sendSegment(samples, this.capture.sampleRate);
+  }
+
+  private sendSegment(samples: Float32Array, sampleRate: number): void {
     const segment: Segment = { text: null, done: Promise.resolve() };
     const { signal } = this.controller;
     this.emit({ type: 'segment-sent' });
-    segment.done = this.transcription.transcribe(samples, this.capture.sampleRate, { previousText: this.text(), signal }).then(
+    segment.done = this.transcription.transcribe(samples, sampleRate, { previousText: this.text(), signal }).then(
       (text) => {
         if (!signal.aborted) this.emit({ type: 'segment-words' });
         segment.text = text;
