@@ -341,3 +341,72 @@ export function sseResponse(deltas: readonly string[], headers: Record<string, s
 export function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
+
+/**
+ * The browser's WebSocket, with the far end (the `stt-stream` function) played by the test: it
+ * opens the socket, sends the function's messages and closes it. Records what the page sent.
+ */
+export class FakeSocket extends EventTarget {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSING = 2;
+  static readonly CLOSED = 3;
+  static instances: FakeSocket[] = [];
+  static latest(): FakeSocket {
+    const socket = FakeSocket.instances.at(-1);
+    if (!socket) throw new Error('no WebSocket was opened');
+    return socket;
+  }
+
+  readyState = FakeSocket.CONNECTING;
+  binaryType: BinaryType = 'blob';
+  /** What the page sent: PCM as ArrayBuffers, messages as text. */
+  readonly sent: (ArrayBuffer | string)[] = [];
+  closedWith: number | null = null;
+
+  constructor(readonly url: string) {
+    super();
+    FakeSocket.instances.push(this);
+  }
+
+  send(data: ArrayBuffer | string): void {
+    if (this.readyState !== FakeSocket.OPEN) throw new DOMException('not open', 'InvalidStateError');
+    this.sent.push(data);
+  }
+
+  close(code = 1000): void {
+    if (this.readyState === FakeSocket.CLOSED) return;
+    this.closedWith = code;
+    this.readyState = FakeSocket.CLOSED;
+  }
+
+  /** Bytes of PCM the page sent. */
+  pcmBytes(): number {
+    return this.sent.reduce((sum, data) => sum + (typeof data === 'string' ? 0 : data.byteLength), 0);
+  }
+
+  /** The text messages the page sent, parsed. */
+  messages(): unknown[] {
+    return this.sent.filter((data): data is string => typeof data === 'string').map((data) => JSON.parse(data) as unknown);
+  }
+
+  // The far end:
+  open(): void {
+    this.readyState = FakeSocket.OPEN;
+    this.dispatchEvent(new Event('open'));
+  }
+
+  receive(message: unknown): void {
+    this.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(message) }));
+  }
+
+  serverClose(code: number, reason = ''): void {
+    this.readyState = FakeSocket.CLOSED;
+    this.dispatchEvent(new CloseEvent('close', { code, reason }));
+  }
+}
+
+export function installWebSocket(): void {
+  FakeSocket.instances = [];
+  vi.stubGlobal('WebSocket', FakeSocket);
+}

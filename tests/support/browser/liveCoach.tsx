@@ -15,6 +15,7 @@ import {
   installMicrophone,
   installRecognition,
   installWebAudio,
+  installWebSocket,
   jsonResponse,
   pcmResponse,
   removeRecognition,
@@ -48,9 +49,14 @@ const defaultAnswers = (): LiveCoachWorld['answers'] => ({
  * Sets up the coach's world for a test file. The coach's SDK client keeps the fetch it was created
  * with, so one fake fetch serves the whole file; the browser's parts are installed again (and the
  * recogniser present, hands-free off, audio playing by itself) before each test. Whether the `stt`
- * function has a provider is the file's (`transcription`): the page asks once and keeps the answer.
+ * function has a provider is the file's (`transcription`), and so is what `stt-stream` says
+ * (`streaming`: no transcriber by default; its socket is a FakeSocket the test plays): the page asks
+ * once and keeps the answer.
  */
-export function setUpLiveCoachWorld({ transcription = true }: { transcription?: boolean } = {}): LiveCoachWorld {
+export function setUpLiveCoachWorld({
+  transcription = true,
+  streaming = { available: false, everyBrowser: false },
+}: { transcription?: boolean; streaming?: { available: boolean; everyBrowser: boolean } } = {}): LiveCoachWorld {
   let requests: RecordedRequest[] = [];
   let audio: FakeWebAudio | null = null;
   let microphone: FakeMicrophone | null = null;
@@ -74,6 +80,7 @@ export function setUpLiveCoachWorld({ transcription = true }: { transcription?: 
       if (request.url.endsWith('/chat/completions')) return read ? new Response(null, { status: 204 }) : world.answers.coach(request);
       if (request.url.endsWith('/tts')) return read ? jsonResponse(200, { available: true }) : world.answers.tts(request);
       if (request.url.endsWith('/stt')) return read ? jsonResponse(200, { available: transcription }) : world.answers.stt(request);
+      if (request.url.endsWith('/stt-stream') && read) return jsonResponse(200, streaming);
       if (request.url.endsWith('/rating')) return new Response(null, { status: 204 });
       return jsonResponse(404, {});
     });
@@ -88,6 +95,7 @@ export function setUpLiveCoachWorld({ transcription = true }: { transcription?: 
     microphone = installMicrophone();
     audio = installWebAudio();
     audio.autoPlay = true;
+    installWebSocket();
   });
   afterEach(() => {
     removeRecognition();
