@@ -1,16 +1,18 @@
 /**
  * Voice input without the browser's recogniser (as in Firefox), with a (fake) microphone in real
- * Chromium: recorded from the voice onset, ended by the voice detector, transcribed by the stt
- * function (the fake provider), answered; and a recogniser whose service fails is replaced by
- * recording. The visitor's German speech (espeak-ng) is played into the microphone when the test
- * says so (tests/fixtures/audio/fakeRoom.ts), spoken without a pause long enough to be sent in two
- * segments (the fake provider hears one sentence). A click while the greeting plays listens at
- * once, so no test waits for the greeting to be said.
+ * Chromium: hands-free, the visitor's speech streamed from the voice onset to the `stt-stream`
+ * function and on to the transcriber (the fake Scribe v2 Realtime), its partial words shown as the
+ * live caption, the final words answered aloud, and listening again by itself; and a recogniser
+ * whose service fails is replaced by the stream. The visitor's German speech (espeak-ng) is played
+ * into the microphone when the test says so (tests/fixtures/audio/fakeRoom.ts). A click while the
+ * greeting plays listens at once, so no test waits for the greeting to be said. The upload to `stt`
+ * (the fallback when a stream fails) is coach-stt.serial.spec.ts's.
  */
 import { silentWav, utteranceWav } from '../fixtures/audio/fakeMicrophone';
 import { installRoom, sayInRoom, voicedSpan } from '../fixtures/audio/fakeRoom';
 import {
   expectState,
+  handsFreeOn,
   lastAssistant,
   messages,
   microphoneHeard,
@@ -23,7 +25,7 @@ import {
   watchUploads,
   withMicrophone,
 } from './coach';
-import { fakeOpenAIUrl } from './env';
+import { fakeElevenLabsUrl } from './env';
 import { expect, test } from './fixtures';
 
 test.use(withMicrophone(silentWav()));
@@ -31,45 +33,50 @@ test.use(withMicrophone(silentWav()));
 const question = utteranceWav('question', 'Ich bin gestresst was kann ich tun');
 const spoken = voicedSpan(question);
 const spokenSeconds = spoken.to - spoken.from;
-/** The fake provider's transcript (tests/fixtures/fakeProviders/fakeTranscription.ts). */
+/** The fake transcriber's words (tests/fixtures/fakeProviders/fakeScribe.ts). */
 const heard = 'Ich bin gestresst, was kann ich tun?';
 
-interface Transcription {
-  model: string | null;
-  language: string | null;
-  fileType: string | null;
-  wavSeconds: number | null;
+interface StreamSession {
+  query: Record<string, string>;
+  audioSeconds: number;
+  commits: number;
 }
 
-const transcriptions = async () => (await (await fetch(`${fakeOpenAIUrl}/__transcriptions`)).json()) as Transcription[];
+const streams = async () => (await (await fetch(`${fakeElevenLabsUrl}/__streams`)).json()) as StreamSession[];
 
-test('recorded from the voice onset to its end (not the silence before), transcribed by the stt function, answered', async ({ page }) => {
+test('hands-free without a recogniser: streamed from the voice onset (not the silence before), the partial words live, answered aloud, listening again', async ({
+  page,
+}) => {
   const uploads = watchUploads(page);
+  await handsFreeOn(page);
   await watchMicrophone(page);
   await installRoom(page, { echoDb: null, voices: [question] });
   await openCoach(page, { supported: false });
   await voiceButton(page).click();
   await expectState(page, 'listening');
-  // A second of the microphone's silence before the visitor speaks: none of it is uploaded.
+  // A second of the microphone's silence before the visitor speaks: none of it is streamed.
   await microphoneHeard(page, 1_000);
   await sayInRoom(page, question);
-  // The transcript arrives once the visitor has stopped speaking.
+  // The transcriber's partial words while the visitor speaks: the live caption.
+  await expect(page.getByTestId('coach-caption')).toContainText('Ich bin', { timeout: 10_000 });
   await expect(messages(page).filter({ hasText: heard })).toHaveCount(1, { timeout: 15_000 });
-  await expect(lastAssistant(page)).not.toHaveText('', { timeout: 10_000 });
-  // Only the speech: from its onset (less a short pre-roll) to its end, one upload, as WAV.
-  expect(uploads.map((upload) => upload.type)).toEqual(['audio/wav']);
-  expect(uploads[0]?.seconds).toBeGreaterThanOrEqual(spokenSeconds);
-  expect(uploads[0]?.seconds).toBeLessThanOrEqual(spokenSeconds + 0.6);
-  // What reached the provider (tests in parallel send theirs too: this one has the upload's length).
-  const sent = (await transcriptions()).find((entry) => entry.wavSeconds === uploads[0]?.seconds);
-  expect(sent).toMatchObject({ model: 'gpt-4o-mini-transcribe', language: 'de', fileType: 'audio/wav' });
-  // Open only while recording.
-  await expect.poll(() => microphoneStreams(page)).toEqual(['ended']);
+  await expectState(page, 'speaking', { timeout: 15_000 });
+  await expect(lastAssistant(page)).not.toHaveText('');
+  // Hands-free: listening again by itself once the answer has been said, the microphone still open.
+  await expectState(page, 'listening', { timeout: 30_000 });
+  expect(await microphoneStreams(page)).toEqual(['live']);
+  // Nothing was uploaded; the transcriber got the speech from its onset (less a short pre-roll),
+  // in German, committed once (tests in parallel stream too: this one has the speech's length).
+  expect(uploads).toEqual([]);
+  const sent = (await streams()).filter((session) => session.audioSeconds >= spokenSeconds && session.audioSeconds <= spokenSeconds + 0.6);
+  expect(sent.length).toBeGreaterThan(0);
+  expect(sent[0]).toMatchObject({ query: { language_code: 'de', audio_format: 'pcm_16000' }, commits: 1 });
   await expect(notice(page)).toHaveText('');
 });
 
 // One of the service failures (the session's unit tests go through all of them).
-test('a recogniser whose service fails (network) is replaced by recording', async ({ page }) => {
+test('a recogniser whose service fails (network) is replaced by the stream', async ({ page }) => {
+  const uploads = watchUploads(page);
   await watchMicrophone(page);
   await installRoom(page, { echoDb: null, voices: [question] });
   await openCoach(page);
@@ -77,8 +84,9 @@ test('a recogniser whose service fails (network) is replaced by recording', asyn
   await expectState(page, 'listening');
   await speech(page).fail('network');
   await expectState(page, 'listening');
-  // Recording: the microphone is open and heard.
+  // Streaming: the microphone is open and heard.
   await microphoneHeard(page, 20);
   await sayInRoom(page, question);
   await expect(messages(page).filter({ hasText: heard })).toHaveCount(1, { timeout: 15_000 });
+  expect(uploads).toEqual([]);
 });

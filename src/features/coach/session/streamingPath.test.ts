@@ -74,6 +74,19 @@ describe('listening by streaming', () => {
     expect(stream.closed).toBe(true);
   });
 
+  it('sends silence only briefly after the voice, and the end of a long pause just before the voice resumes', () => {
+    hear(voice(1, 0.05));
+    const stream = world.latestStream();
+    const spoken = stream.seconds;
+    hear(quiet(0.5));
+    // The first moments of the pause only: the rest of its silence is not streamed (nor billed).
+    expect(stream.seconds - spoken).toBeLessThanOrEqual(0.15);
+    const paused = stream.seconds;
+    hear(voice(0.5, 0.05));
+    expect(stream.seconds - paused).toBeGreaterThanOrEqual(0.5 + 0.08);
+    expect(stream.seconds - paused).toBeLessThanOrEqual(0.5 + 0.15);
+  });
+
   it('a click ends the turn: what was said is committed and its final words arrive', () => {
     hear(voice(0.8, 0.05));
     path.stop();

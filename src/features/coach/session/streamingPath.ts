@@ -7,7 +7,11 @@
  * - The stream starts at the voice onset with its pre-roll (utteranceCapture.ts, as a recording
  *   does). The socket opens once the detector is sure it is speech, not a cough, and gets what was
  *   captured since the onset at once: a cough opens nothing and costs nothing.
- * - Every frame after that is sent as it comes (16 kHz), after the coach's echo was decided on.
+ * - Every frame after that is sent as it comes (16 kHz), after the coach's echo was decided on;
+ *   silence only up to SILENCE_SENT_MS after the voice. Longer silence is held back (the stream's
+ *   seconds are billed, and a manual commit needs no trailing silence), and its last
+ *   SILENCE_SENT_MS go out before the voice that ends it, so a soft onset is not cut off: the
+ *   seconds streamed stay within about half a second of the seconds spoken.
  * - The transcriber's partial words are the live caption. At a pause of PAUSE_MS the words so far
  *   (the final words of earlier commits and the partial words) go out as `listening-pause`: the
  *   session starts the reply on them, speculatively, as it does with a recording's segments. Words
@@ -28,6 +32,8 @@ import type { UtteranceCapture } from './utteranceCapture';
 
 /** A pause this long hands over the words so far: as long as a recording's cut, for the same reason. */
 export const PAUSE_MS = CUT_PAUSE_MS;
+/** Silence sent after the voice, and before the voice that resumes after a longer pause. */
+export const SILENCE_SENT_MS = 100;
 
 function joinSamples(chunks: readonly Float32Array[]): Float32Array {
   const joined = new Float32Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
@@ -49,8 +55,12 @@ export class StreamingPath implements ListeningPath {
   readonly needsMicrophone = true;
   private capture: UtteranceCapture | null = null;
   private stream: SpeechStream | null = null;
-  /** What the turn captured, at 16 kHz, in order: handed over when the stream fails. */
+  /** What the turn sent, at 16 kHz, in order: handed over when the stream fails. */
   private readonly heard: Float32Array[] = [];
+  /** The latest silence held back during a long pause (at most SILENCE_SENT_MS of it). */
+  private held: Float32Array[] = [];
+  /** The detector's silence at the latest frame. */
+  private silenceMs = 0;
   /** The voice began (after the detector's first doubt). */
   private started = false;
   /** The detector is sure it is speech: the stream is open. */
@@ -92,7 +102,8 @@ export class StreamingPath implements ListeningPath {
     if (!this.confirmed && (speaking || events.includes('speech-start'))) this.open();
     // Until the detector is sure, the capture keeps what it heard; the stream gets it all at once.
     if (!this.confirmed) return;
-    this.send();
+    this.silenceMs = silenceMs;
+    this.send(silenceMs);
     if (silenceMs === 0) {
       this.voicedSincePause = true;
       if (this.pausing) {
@@ -115,7 +126,7 @@ export class StreamingPath implements ListeningPath {
     this.ended = true;
     // A click while the first syllable is still in doubt: what was said is still transcribed.
     if (this.started && !this.confirmed) this.open();
-    if (this.confirmed) this.send();
+    if (this.confirmed) this.send(this.silenceMs);
     this.capture?.stop();
     if (!this.stream) {
       this.finish();
@@ -149,12 +160,26 @@ export class StreamingPath implements ListeningPath {
     });
   }
 
-  /** What the capture holds since the last frame goes out (and is kept for a fallback). */
-  private send(): void {
+  /** What the capture holds since the last frame goes out (and is kept for a fallback), unless it is a long pause's silence. */
+  private send(silenceMs: number): void {
     const samples = this.capture?.cut();
     if (!samples) return;
-    this.heard.push(samples);
-    this.stream?.send(samples);
+    if (silenceMs > SILENCE_SENT_MS) {
+      this.hold(samples);
+      return;
+    }
+    for (const chunk of [...this.held, samples]) {
+      this.heard.push(chunk);
+      this.stream?.send(chunk);
+    }
+    this.held = [];
+  }
+
+  private hold(samples: Float32Array): void {
+    this.held.push(samples);
+    const limit = (SILENCE_SENT_MS / 1000) * (this.capture?.sampleRate ?? 16_000);
+    let kept = this.held.reduce((sum, chunk) => sum + chunk.length, 0);
+    while (this.held.length > 1 && kept - (this.held[0]?.length ?? 0) >= limit) kept -= this.held.shift()?.length ?? 0;
   }
 
   private words(): string {
