@@ -2,8 +2,8 @@
  * The live coach's voice in a room, in real Chromium, hands-free: the microphone is the browser's
  * fake device (silence) with the room mixed in by tests/fixtures/audio/fakeRoom.ts: the visitor's
  * German speech (espeak-ng) when a test says so, and the coach's own output coming back 40 ms late
- * at a chosen level. Everything of the page is real: the recording, the echo decision, the stt
- * function (with the fake provider's 300 ms), the coach. Each test is one conversation that shows
+ * at a chosen level. Everything of the page is real: the stream to the stt-stream function (and the
+ * fake transcriber), the echo decision, the coach. Each test is one conversation that shows
  * several things, because each conversation waits for the coach to speak at speaking pace.
  *
  * A serial spec (`*.serial.spec.ts`: one at a time, on a server of their own or after the other
@@ -30,6 +30,7 @@ import {
   withMicrophone,
 } from './coach';
 import { test as adminTest } from './admin';
+import { fakeElevenLabsUrl } from './env';
 import { expect, test } from './fixtures';
 
 test.use(withMicrophone(silentWav()));
@@ -41,6 +42,8 @@ const question = utteranceWav('question', 'Ich bin gestresst was kann ich tun');
 const heard = 'Ich bin gestresst, was kann ich tun?';
 const spoken = voicedSpan(question);
 const spokenSeconds = spoken.to - spoken.from;
+/** The streams the fake transcriber (Scribe v2 Realtime) has served, in order. */
+const streams = async () => (await (await fetch(`${fakeElevenLabsUrl}/__streams`)).json()) as { audioSeconds: number; commits: number }[];
 /** Long enough for the voice detector to be sure (250 ms), short enough to be over soon. */
 const interruption = utteranceWav('interruption', 'Moment bitte');
 /** The greeting or an answer takes some seconds to say; a quiet spell eight. */
@@ -55,10 +58,11 @@ async function enterRoom(page: Page, room: RoomOptions, { recogniser }: { recogn
   await openCoach(page, { supported: recogniser });
 }
 
-test('recording path, the coach’s echo at 0 dB: greeting and answer play through, silence pauses visibly, the voice resumes, only speech is uploaded', async ({
+test('streamed path (no recogniser), the coach’s echo at 0 dB: greeting and answer play through, silence pauses visibly, the voice resumes, only speech is streamed', async ({
   page,
 }) => {
   const uploads = watchUploads(page);
+  const streamsBefore = (await streams()).length;
   await enterRoom(page, { echoDb: 0, voices: [question] }, { recogniser: false });
 
   // The greeting, heard back as loud as it was played, neither holds nor interrupts the coach, and
@@ -70,14 +74,15 @@ test('recording path, the coach’s echo at 0 dB: greeting and answer play throu
   await expectState(page, 'paused', { ...long, hint: coachTexts.hints.paused });
   expect(await microphoneStreams(page)).toEqual(['live']);
 
-  // The visitor's voice resumes listening; the question is recorded from its onset to its end.
+  // The visitor's voice resumes listening; the question is streamed from its onset to its end.
   await sayInRoom(page, question);
   await expectState(page, 'listening');
   await expect(messages(page).filter({ hasText: heard })).toHaveCount(1, long);
-  expect(uploads).toHaveLength(1);
-  expect(uploads[0]?.type).toBe('audio/wav');
-  expect(uploads[0]?.seconds).toBeGreaterThanOrEqual(spokenSeconds);
-  expect(uploads[0]?.seconds).toBeLessThanOrEqual(spokenSeconds + 0.6);
+  const question1 = (await streams()).slice(streamsBefore);
+  expect(question1).toHaveLength(1);
+  expect(question1[0]?.commits).toBe(1);
+  expect(question1[0]?.audioSeconds).toBeGreaterThanOrEqual(spokenSeconds);
+  expect(question1[0]?.audioSeconds).toBeLessThanOrEqual(spokenSeconds + 0.6);
 
   // The answer plays through its own echo too, and the coach listens again by itself.
   await expectState(page, 'speaking', long);
@@ -86,8 +91,9 @@ test('recording path, the coach’s echo at 0 dB: greeting and answer play throu
   expect(events.filter((event) => event === 'playing').length).toBeGreaterThanOrEqual(2);
   expect(events).not.toContain('hold');
   expect(events).not.toContain('stop');
-  // Its own voice never counted as the visitor's: nothing else was uploaded.
-  expect(uploads).toHaveLength(1);
+  // Its own voice never counted as the visitor's: no other stream was opened, nothing uploaded.
+  expect((await streams()).slice(streamsBefore)).toHaveLength(1);
+  expect(uploads).toEqual([]);
 });
 
 adminTest('recogniser path, the coach’s echo at −9 dB: the visitor’s voice interrupts the greeting over its echo; a recogniser that stops by itself pauses listening', async ({
