@@ -736,7 +736,7 @@ async function main() {
     }
 
     if (phases.has(6)) {
-      console.log(`\n6. Hands-free through silence (recording path): ${String(QUIET_SECONDS)} s without a word, then the visitor speaks ${tag}`);
+      console.log(`\n6. Hands-free through silence (no recogniser: the streamed path): ${String(QUIET_SECONDS)} s without a word, then the visitor speaks ${tag}`);
       console.log('run  paused after  paused label shown  resumed by voice  answered');
       const browser = await launch(fakeMicrophoneArgs(silentWav()));
       let kept = 0;
