@@ -105,12 +105,12 @@ const released: Record<string, string> = {
   '20261127000300_refresh_document_text.sql': '36367e1705715bb4',
   '20261128002000_spend_scopes.sql': '41144e7114e9f0eb',
   '20261128004000_open_questions.sql': 'dc387ea317ceafbf',
-  '20261128005000_voice_input_setting.sql': 'e3fbc61bfbabc595',
   '20261128006000_search_plans.sql': '75713e27ffdb74ea',
   '20261128006300_spoken_words.sql': '0c5c42c01bdcc224',
   '20261128006400_noun_words.sql': '7e4e2e8313dd2e1f',
   '20261128006410_spoken_questions.sql': '721f329d335f2280',
   '20261128006420_search_evidence.sql': '39d994b46916e568',
+  '20261128007000_voice_input_setting.sql': 'e3fbc61bfbabc595',
 };
 
 describe('released migrations', () => {

@@ -116,7 +116,7 @@ function keepUnanswered(supabase: ServiceClient, gate: Admitted, question: strin
 }
 
 /** The answer without a language model: from the knowledge base alone, nothing spent. */
-async function offline(request: Request, caller: Caller, env: Record<string, string>, config: CoachConfig, question: Question): Promise<Response> {
+async function offline(request: Request, caller: Caller, env: Record<string, string>, openQuestionsPerDay: number, question: Question): Promise<Response> {
   const gate = await admitCaller(caller, env, { fn: 'coach' });
   if (!gate.ok) return gate.response;
   const supabase = serviceClient(env);
@@ -128,7 +128,7 @@ async function offline(request: Request, caller: Caller, env: Record<string, str
     question.conversation,
   ]);
   const reply = offlineReply(chat.question, found.passages, topics, previousUserTurn(chat));
-  const unanswered = reply.kind !== 'answer' ? keepUnanswered(supabase, gate, chat.question, config.openQuestionsPerDay) : undefined;
+  const unanswered = reply.kind !== 'answer' ? keepUnanswered(supabase, gate, chat.question, openQuestionsPerDay) : undefined;
   const end = answerEnd(gate, supabase, conversation.id, () => 0, unanswered);
   return completionResponse(endingWith(answerDeltas(reply.text), end), {
     model: OFFLINE_MODEL,
@@ -263,5 +263,5 @@ async function respond(request: Request, env: Record<string, string>): Promise<R
   const config = coachConfig(env);
   return config.openai
     ? modelAnswer(request, caller, env, config.openai, config.openQuestionsPerDay, question)
-    : offline(request, caller, env, config, question);
+    : offline(request, caller, env, config.openQuestionsPerDay, question);
 }
