@@ -44,10 +44,13 @@ function connect() {
     final: (text) => heard.push(`final ${text}`),
     failed: (error) => failures.push(error),
   };
-  const stream = openSpeechStream(handlers, (url) => {
-    const server = new ServerSide(url);
-    opened.push(server);
-    return server as unknown as WebSocket;
+  const stream = openSpeechStream(handlers, {
+    token: env.VITE_SUPABASE_ANON_KEY,
+    createSocket: (url) => {
+      const server = new ServerSide(url);
+      opened.push(server);
+      return server as unknown as WebSocket;
+    },
   });
   const [server] = opened;
   if (!server) throw new Error('no socket opened');
@@ -121,11 +124,66 @@ describe('openSpeechStream', () => {
     expect(failures).toEqual([]);
 
     const refused: SpeechRecognitionError[] = [];
-    openSpeechStream({ partial: () => undefined, final: () => undefined, failed: (error) => refused.push(error) }, () => {
-      throw new Error('Refused to connect: Content Security Policy');
-    });
+    openSpeechStream(
+      { partial: () => undefined, final: () => undefined, failed: (error) => refused.push(error) },
+      {
+        token: env.VITE_SUPABASE_ANON_KEY,
+        createSocket: () => {
+          throw new Error('Refused to connect: Content Security Policy');
+        },
+      },
+    );
     await Promise.resolve();
     expect(refused.map((error) => error.problem)).toEqual(['failed']);
+  });
+
+  it('opens with the visitor\'s session token once it is there, keeping what was sent meanwhile', async () => {
+    let grant: (token: string) => void = () => undefined;
+    const session = new Promise<string>((resolve) => {
+      grant = resolve;
+    });
+    const opened: ServerSide[] = [];
+    const stream = openSpeechStream(
+      { partial: () => undefined, final: () => undefined, failed: () => undefined },
+      {
+        token: session,
+        createSocket: (url) => {
+          const server = new ServerSide(url);
+          opened.push(server);
+          return server as unknown as WebSocket;
+        },
+      },
+    );
+    stream.send(new Float32Array([0.5]));
+    stream.commit();
+    expect(opened).toEqual([]);
+    grant('visitor-session-token');
+    await session;
+    const [server] = opened;
+    expect(new URL(server?.url ?? 'ws://none').searchParams.get('jwt')).toBe('visitor-session-token');
+    server?.open();
+    expect(server?.sent.map((data) => (typeof data === 'string' ? data : 'audio'))).toEqual(['audio', '{"type":"commit"}']);
+  });
+
+  it('fails without opening a socket when the visitor gets no session, and opens none once closed', async () => {
+    const failures: SpeechRecognitionError[] = [];
+    let sockets = 0;
+    const createSocket = () => {
+      sockets += 1;
+      return new ServerSide('ws://unused') as unknown as WebSocket;
+    };
+    const handlers = { partial: () => undefined, final: () => undefined, failed: (error: SpeechRecognitionError) => failures.push(error) };
+    const refused = Promise.reject(new Error('human check failed: timeout'));
+    openSpeechStream(handlers, { token: refused, createSocket });
+    await refused.catch(() => undefined);
+    await Promise.resolve();
+    expect(failures.map((error) => error.problem)).toEqual(['failed']);
+
+    const late = Promise.resolve('visitor-session-token');
+    openSpeechStream(handlers, { token: late, createSocket }).close();
+    await late;
+    expect(sockets).toBe(0);
+    expect(failures).toHaveLength(1);
   });
 });
 

@@ -5,14 +5,17 @@
  * streaming transcriber (the key stays on the server) and sends back the partial words while the
  * visitor speaks and each segment's final words after its commit.
  *
- * A browser cannot set headers on a WebSocket, so the public anon key goes as the `jwt` query
- * parameter, as Supabase's WebSocket guide does it. Problems are SpeechRecognitionErrors, as on the
+ * A browser cannot set headers on a WebSocket, so the caller's token goes as the `jwt` query
+ * parameter, as Supabase's WebSocket guide does it: the one the coach's other calls carry
+ * (`visitorToken()`: the public anon key, or the visitor's session where the operator asks for a
+ * human check, so that the stream is counted against that session too). Problems are SpeechRecognitionErrors, as on the
  * other listening paths: 'unsupported' (no transcriber on the server), 'failed' (refused, broken
  * off, the connection lost), with the function's catalogue message where it sent one.
  */
 import { env } from '../config/env';
 import { callFunctionJson, functionUrl } from './edgeFunctions';
 import { SpeechRecognitionError } from './speechRecognition';
+import { visitorToken } from './visitorSession';
 
 /** The rate the function takes (16 kHz, 16-bit mono). */
 export const STREAM_SAMPLE_RATE = 16_000;
@@ -53,11 +56,11 @@ export function speechStreamCapability(): Promise<SpeechStreamCapability> {
   return capability;
 }
 
-/** The function's WebSocket address (wss:// for an https project). */
-export function speechStreamUrl(): string {
+/** The function's WebSocket address for this token (wss:// for an https project). */
+export function speechStreamUrl(token: string = env.VITE_SUPABASE_ANON_KEY): string {
   const url = new URL(functionUrl('stt-stream'));
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.searchParams.set('jwt', env.VITE_SUPABASE_ANON_KEY);
+  url.searchParams.set('jwt', token);
   return url.toString();
 }
 
@@ -84,9 +87,19 @@ function messageOf(data: unknown): Record<string, unknown> | null {
   }
 }
 
-/** Opens a stream; the handlers hear its words and how it ended. */
-export function openSpeechStream(handlers: SpeechStreamHandlers, createSocket: (url: string) => WebSocket = (url) => new WebSocket(url)): SpeechStream {
-  let socket: WebSocket;
+export interface SpeechStreamOptions {
+  /** The `jwt` the socket opens with; by default the coach's token (`visitorToken()`). */
+  token?: string | Promise<string>;
+  createSocket?: (url: string) => WebSocket;
+}
+
+/**
+ * Opens a stream; the handlers hear its words and how it ended. What the page sends while the
+ * token is fetched or the socket opens is kept and sent, in order, once it is open.
+ */
+export function openSpeechStream(handlers: SpeechStreamHandlers, options: SpeechStreamOptions = {}): SpeechStream {
+  const { token = visitorToken(), createSocket = (url: string) => new WebSocket(url) } = options;
+  let socket: WebSocket | null = null;
   let done = false;
   /** What the page sent before the socket opened, in order. */
   const waiting: (ArrayBuffer | string)[] = [];
@@ -99,37 +112,53 @@ export function openSpeechStream(handlers: SpeechStreamHandlers, createSocket: (
   };
   const deliver = (data: ArrayBuffer | string) => {
     if (done) return;
-    if (socket.readyState === WebSocket.OPEN) socket.send(data);
-    else if (socket.readyState === WebSocket.CONNECTING) waiting.push(data);
+    if (socket === null || socket.readyState === WebSocket.CONNECTING) waiting.push(data);
+    else if (socket.readyState === WebSocket.OPEN) socket.send(data);
   };
 
-  try {
-    socket = createSocket(speechStreamUrl());
-  } catch (error) {
-    // A page whose CSP forbids the address, or a browser without WebSocket: the caller falls back.
-    queueMicrotask(() => finish(new SpeechRecognitionError('failed', error instanceof Error ? error.message : 'no socket')));
-    return { send: () => undefined, commit: () => undefined, close: () => undefined };
-  }
-  socket.binaryType = 'arraybuffer';
-  socket.addEventListener('open', () => {
-    for (const data of waiting.splice(0)) socket.send(data);
-  });
-  socket.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const connect = (jwt: string) => {
     if (done) return;
-    const message = messageOf(event.data);
-    if (!message) return;
-    const text = typeof message.text === 'string' ? message.text : '';
-    if (message.type === 'partial') handlers.partial(text);
-    else if (message.type === 'final') handlers.final(text.trim());
-    else if (message.type === 'error') {
-      const error = typeof message.error === 'object' && message.error !== null ? (message.error as Record<string, unknown>) : {};
-      const code = typeof error.code === 'string' ? error.code : 'failed';
-      failure = new SpeechRecognitionError(code === NOT_CONFIGURED ? 'unsupported' : 'failed', typeof error.message === 'string' ? error.message : code);
+    let opened: WebSocket;
+    try {
+      opened = createSocket(speechStreamUrl(jwt));
+    } catch (error) {
+      // A page whose CSP forbids the address, or a browser without WebSocket: the caller falls back.
+      finish(new SpeechRecognitionError('failed', error instanceof Error ? error.message : 'no socket'));
+      return;
     }
-  });
-  socket.addEventListener('close', (event: CloseEvent) => {
-    finish(failure ?? new SpeechRecognitionError('failed', `stream closed (${String(event.code)})`));
-  });
+    socket = opened;
+    listen(opened);
+  };
+
+  const listen = (ws: WebSocket) => {
+    ws.binaryType = 'arraybuffer';
+    ws.addEventListener('open', () => {
+      for (const data of waiting.splice(0)) ws.send(data);
+    });
+    ws.addEventListener('message', (event: MessageEvent<unknown>) => {
+      if (done) return;
+      const message = messageOf(event.data);
+      if (!message) return;
+      const text = typeof message.text === 'string' ? message.text : '';
+      if (message.type === 'partial') handlers.partial(text);
+      else if (message.type === 'final') handlers.final(text.trim());
+      else if (message.type === 'error') {
+        const error = typeof message.error === 'object' && message.error !== null ? (message.error as Record<string, unknown>) : {};
+        const code = typeof error.code === 'string' ? error.code : 'failed';
+        failure = new SpeechRecognitionError(code === NOT_CONFIGURED ? 'unsupported' : 'failed', typeof error.message === 'string' ? error.message : code);
+      }
+    });
+    ws.addEventListener('close', (event: CloseEvent) => {
+      finish(failure ?? new SpeechRecognitionError('failed', `stream closed (${String(event.code)})`));
+    });
+  };
+
+  if (typeof token === 'string') connect(token);
+  else
+    token.then(connect, (error: unknown) => {
+      // No session (the human check failed): the caller falls back, and its upload says why.
+      finish(new SpeechRecognitionError('failed', error instanceof Error ? error.message : 'no token'));
+    });
 
   return {
     send(samples) {
@@ -141,7 +170,7 @@ export function openSpeechStream(handlers: SpeechStreamHandlers, createSocket: (
     close() {
       if (done) return;
       done = true;
-      if (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN) socket.close(1000);
+      if (socket && (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN)) socket.close(1000);
     },
   };
 }
