@@ -22,8 +22,7 @@
  * answers: they do not count when the evidence is judged weak (below). A question that asks for a
  * kind of answer (a price, a duration, a time, a frequency, a number, someone to turn to) is
  * answered only by a part that carries one. A passage of a document that never mentions one of
- * the question's nouns does not answer it (the search's `foreign`), nor does any part when most of the
- * question's weight is in no passage found (UNFOUND_SHARE).
+ * the question's nouns does not answer it (the search's `foreign`).
  *
  * When no passage was found, Mia says warmly that this is not in her knowledge and what her
  * knowledge covers. When passages were found but the best part holds too little of the question
@@ -69,15 +68,6 @@ function headingText(heading: string): string {
 export const WEAK_SHARE = 0.25;
 /** What the heading (or a list's lead-in, a table's column names) holds counts at this share. */
 const HEADING_SHARE = 0.5;
-/**
- * A question whose own words the passages found mostly lack asks about something they do not
- * name: when the terms of the latest question that no passage holds (neither as its words nor as a
- * thesaurus synonym) weigh at least this share of it, no part answers it, however well a part
- * holds the rest ("hilft melatonin beim einschlafen" against a text on sleep that never names
- * melatonin). bench:rag, development half: 0.6 gives one more near miss the honest reply asked
- * alone and four more in a conversation, with no answer lost; 0.55 two answers fewer.
- */
-export const UNFOUND_SHARE = 0.6;
 /** In a window of sentences, each later sentence counts this much less than the one before. */
 const WINDOW_DECAY = 0.8;
 /**
@@ -343,20 +333,6 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
 /** A sentence ends with a full stop (or its own ending). */
 const asSentence = (text: string): string => (/[.!?…]$/u.test(text) ? text : `${text}.`);
 
-/**
- * The share of the latest question's weight that no passage holds: its own terms (not the previous
- * turn's) of which no passage has a word or a thesaurus synonym.
- */
-function unfoundShare(passages: readonly Passage[]): number {
-  const evidence = passages[0]?.evidence;
-  if (evidence === undefined || evidence.asked === 0 || evidence.askedWeight <= 0) return 0;
-  const held = new Set(
-    passages.flatMap((passage) => passage.evidence.terms.filter((term) => term.words.length > 0 || term.related.length > 0).map((term) => term.term)),
-  );
-  const unfound = evidence.terms.reduce((sum, term) => (term.previous || held.has(term.term) ? sum : sum + term.weight), 0);
-  return unfound / evidence.askedWeight;
-}
-
 /** An entry or a row as a spoken answer, with what it belongs to. */
 function entryAnswer(passage: Passage, unit: Unit): string {
   let text: string;
@@ -389,7 +365,7 @@ export function offlineReply(question: string, passages: readonly Passage[], top
   if (first === undefined) return { kind: 'no_passage', text: honestReply(topics) };
   const type = answerType(question) ?? (previous === null ? null : answerType(previous));
   const best = bestPart(question, type, passages);
-  if (best === null || best.share < WEAK_SHARE || unfoundShare(passages) >= UNFOUND_SHARE) return { kind: 'weak_evidence', text: closestReply(first) };
+  if (best === null || best.share < WEAK_SHARE) return { kind: 'weak_evidence', text: closestReply(first) };
   const { passage, unit, sentences } = best;
   return { kind: 'answer', text: unit === null ? sentences.join(' ') : entryAnswer(passage, unit) };
 }

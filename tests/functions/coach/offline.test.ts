@@ -209,19 +209,6 @@ describe('offlineAnswer', () => {
     expect(isHonestReply(answer)).toBe(true);
   });
 
-  it('says honestly that the passages found lack what the question is about when most of its weight is in none of them', () => {
-    const rhythm = 'Feste Zeiten helfen beim Einschlafen. Steh jeden Tag zur gleichen Zeit auf.';
-    // "melatonin" (no passage holds it) weighs 0.65 of the question; the part holding "einschlafen"
-    // holds 0.35, more than the weak-evidence share, but the question is about melatonin.
-    const asked = (melatonin: number) => [passage('Schlafrhythmus', rhythm, [term('melatonin', melatonin, []), term('einschlaf', 2.8)], melatonin + 2.8)];
-    expect(offlineAnswer('hilft melatonin beim einschlafen', asked(5.2), [])).toBe(closestReply({ title: 'Handbuch.pdf', heading: 'Schlafrhythmus' }));
-    // Another passage holding it counts: the word is found, the part that holds more answers.
-    const other = passage('Schlafmittel', 'Melatonin ist ein Hormon.', [term('melatonin', 5.2), term('einschlaf', 2.8, [])], 8);
-    expect(offlineAnswer('hilft melatonin beim einschlafen', [...asked(5.2), other], [])).toBe('Melatonin ist ein Hormon.');
-    // Below the unfound share, the part that holds the rest is quoted.
-    expect(offlineAnswer('hilft melatonin beim einschlafen', asked(3.5), [])).toBe(rhythm);
-  });
-
   it('does not answer with a part that holds only the words naming the document', () => {
     // "Waschmaschine" is in the manual's title: it says which document, not what in it answers.
     const manual = { ...passage('Gebrauchsanleitung', 'Die Waschmaschine AQUA 8 wäscht 8 kg.', [term('waschmaschin', 3)], 6), title: 'Gebrauchsanleitung Waschmaschine AQUA 8' };
