@@ -825,28 +825,36 @@ begin
     return next unit;
     return;
   end if;
-  for sentence in
-    select s from regexp_split_to_table(unit, '(?<=[.!?…])\s+(?=[[:upper:][:digit:]"„“‚«»(\[–-])') as s
-  loop
-    for word in select w from regexp_split_to_table(sentence, '\s+') as w loop
-      while char_length(word) > max_chars loop
-        if piece <> '' then
+  for sentence in select s from private.unit_sentences(unit) as s loop
+    -- A sentence that does not fit beside the piece starts the next piece.
+    if piece <> '' and char_length(piece) + 1 + char_length(sentence) > max_chars then
+      return next piece;
+      piece := '';
+    end if;
+    if char_length(sentence) <= max_chars then
+      piece := case when piece = '' then sentence else piece || ' ' || sentence end;
+    else
+      -- Longer than a passage: between words, a word longer than that inside itself.
+      for word in select w from regexp_split_to_table(sentence, ' ') as w loop
+        while char_length(word) > max_chars loop
+          if piece <> '' then
+            return next piece;
+            piece := '';
+          end if;
+          return next left(word, max_chars);
+          word := substr(word, max_chars + 1);
+        end loop;
+        continue when word = '';
+        if piece = '' then
+          piece := word;
+        elsif char_length(piece) + 1 + char_length(word) <= max_chars then
+          piece := piece || ' ' || word;
+        else
           return next piece;
-          piece := '';
+          piece := word;
         end if;
-        return next left(word, max_chars);
-        word := substr(word, max_chars + 1);
       end loop;
-      continue when word = '';
-      if piece = '' then
-        piece := word;
-      elsif char_length(piece) + 1 + char_length(word) <= max_chars then
-        piece := piece || ' ' || word;
-      else
-        return next piece;
-        piece := word;
-      end if;
-    end loop;
+    end if;
     -- A sentence ends the piece once the piece is half full; short sentences share one.
     if char_length(piece) >= max_chars / 2 then
       return next piece;
@@ -1066,6 +1074,30 @@ begin
   return null;
 end
 $$;
+
+-- Name: unit_sentences(text); Type: FUNCTION; Schema: private
+CREATE FUNCTION private.unit_sentences(unit text) RETURNS SETOF text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $_$
+declare
+  part text;
+  sentence text := '';
+begin
+  for part in
+    select s from regexp_split_to_table(btrim(regexp_replace(unit, '\s+', ' ', 'g')), '(?<=[.!?…]|[.!?…]["“”»)])\s+(?=[[:upper:][:digit:]"„“‚«»(\[–-])') as s
+  loop
+    sentence := case when sentence = '' then part else sentence || ' ' || part end;
+    -- The '.' of "z.", "ca.", "Dr.", "3." goes on into the next part: no sentence ends there.
+    continue when lower(sentence) ~ '(^|[^[:alnum:]])([[:alpha:]]|abs|allg|bspw|bzgl|bzw|ca|dr|evtl|ggf|ggü|hr|fr|inkl|jh|max|mind|mio|mrd|nr|prof|sog|str|tel|vgl|zzgl|[[:digit:]]{1,2})\.$';
+    return next sentence;
+    sentence := '';
+  end loop;
+  if sentence <> '' then
+    return next sentence;
+  end if;
+end
+$_$;
 
 -- Name: vector_candidates(extensions.vector, integer); Type: FUNCTION; Schema: private
 CREATE FUNCTION private.vector_candidates(query_embedding extensions.vector, nearest integer) RETURNS TABLE(chunk_id bigint, language text, similarity real)
@@ -2621,6 +2653,11 @@ GRANT ALL ON FUNCTION private.thesaurus_share() TO service_role;
 
 -- Name: FUNCTION track_knowledge_terms(); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.track_knowledge_terms() FROM PUBLIC;
+
+-- Name: FUNCTION unit_sentences(unit text); Type: ACL; Schema: private
+REVOKE ALL ON FUNCTION private.unit_sentences(unit text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.unit_sentences(unit text) TO authenticated;
+GRANT ALL ON FUNCTION private.unit_sentences(unit text) TO service_role;
 
 -- Name: FUNCTION vector_candidates(query_embedding extensions.vector, nearest integer); Type: ACL; Schema: private
 REVOKE ALL ON FUNCTION private.vector_candidates(query_embedding extensions.vector, nearest integer) FROM PUBLIC;

@@ -344,6 +344,16 @@ describe('documentText', () => {
     );
   });
 
+  it('goes on at a capital on the next page only after a full line, and never into a row or an entry', () => {
+    const full = (text: string) => ({ text, room: text.split('\n').map(() => 0) });
+    const short = (text: string) => ({ text, room: text.split('\n').map(() => 30) });
+    expect(documentText([full('Geben Sie eine'), 'Entkalkertablette in den Tank.'])).toBe('Geben Sie eine Entkalkertablette in den Tank.');
+    // A heading at the foot of a page does not reach the edge of the column.
+    expect(documentText([short('Text davor.\n\nEntkalken'), 'Geben Sie eine Tablette hinein.'])).toBe('Text davor.\n\nEntkalken\n\nGeben Sie eine Tablette hinein.');
+    expect(documentText([full('Angebot\tPreis'), 'Einzelsitzung\t95 Euro'])).toBe('Angebot\tPreis\n\nEinzelsitzung\t95 Euro');
+    expect(documentText([full('Dazu gehören'), '• Wassertank'])).toBe('Dazu gehören\n\n• Wassertank');
+  });
+
   it('puts an empty line between pages and leaves out empty pages', () => {
     expect(documentText(['Seite eins', '', 'Seite drei'])).toBe('Seite eins\n\nSeite drei');
   });

@@ -174,8 +174,31 @@ function columnEdges(lines: readonly Line[], pageEdge: number): number[] {
   });
 }
 
+/**
+ * A page's text and, for each of its lines (split at '\n'), how many characters would still have
+ * fitted at the end of the last printed line of that unit before its column's edge (NaN for an
+ * empty line, or when the reader gave no widths): documentText() reads a page that ends in a
+ * full line without a sentence end as going on at the top of the next page.
+ */
+export interface PageText {
+  text: string;
+  room: number[];
+}
+
 /** One page's text: units separated by '\n', blocks by an empty line (`styles`: the reader's fonts, to tell code from headings). */
 export function pageText(items: readonly PdfTextItem[], styles: PdfFontStyles = {}): string {
+  return pageLayout(items, styles).text;
+}
+
+/** How many characters of the line's own width fit between its end and its column's edge (half a font height short of it). */
+function roomAfter(line: Line, edge: number): number {
+  if (Number.isNaN(line.left) || Number.isNaN(line.right)) return Number.NaN;
+  const charWidth = (line.right - line.left) / Math.max(1, line.text.length);
+  return charWidth > 0 ? (edge - 0.5 * line.height - line.right) / charWidth : Number.NaN;
+}
+
+/** One page's text (pageText()) with the room left at the end of each of its lines. */
+export function pageLayout(items: readonly PdfTextItem[], styles: PdfFontStyles = {}): PageText {
   const lines = collectLines(items, styles);
   const steps = lines.slice(1).map((line, i) => (lines[i]?.y ?? line.y) - line.y);
   // The usual distance between baselines; capped, so a page of one-line paragraphs still shows its gaps.
@@ -202,29 +225,39 @@ export function pageText(items: readonly PdfTextItem[], styles: PdfFontStyles = 
   });
   const headingEdges = styledHeadingEdges(lines, gapBefore);
   let text = '';
+  // The room after each line of `text` (its unit's last printed line).
+  const room: number[] = [];
   // Whether the line before went on the unit of the line before it; whether it started left of
   // that line after a wrapped one (a term whose description may follow indented).
   let continued = false;
   let term = false;
   lines.forEach((line, i) => {
     const before = lines[i - 1];
+    const after = roomAfter(line, edges[i] ?? rightEdge);
     if (before === undefined) {
       text = line.text;
+      room.push(after);
       return;
     }
     const block = gapBefore[i] === true || headingEdges.has(i);
     const joins = !block && continues(before, line, edges[i - 1] ?? rightEdge, continued, term);
-    if (block) text += `\n\n${line.text}`;
-    else if (joins) {
+    if (block) {
+      text += `\n\n${line.text}`;
+      room.push(Number.NaN, after);
+    } else if (joins) {
       const cut = text.lastIndexOf('\n') + 1;
       // An option on a line of its own and its description below it are one entry of two cells.
       const cell = describes(before, line, term);
       text = text.slice(0, cut) + (cell ? `${text.slice(cut)}\t${line.text}` : joinUnit(text.slice(cut), line.text));
-    } else text += `\n${line.text}`;
+      room[room.length - 1] = after;
+    } else {
+      text += `\n${line.text}`;
+      room.push(after);
+    }
     term = !block && continued && !joins && outdented(before, line);
     continued = joins;
   });
-  return text.normalize('NFC');
+  return { text: text.normalize('NFC'), room };
 }
 
 /** A line that is nothing but a page number: "7", "- 7 -", "Seite 7", "Page 7 of 9", "7/9". */
@@ -247,7 +280,7 @@ function edgeLines(lines: readonly string[]): string[] {
  * the very top or bottom (a header or footer set across the measure: "Besser schlafen⇥Starterwissen",
  * "Mia Coaching – Wissensreihe⇥Seite 1") is one too, since a table has a head row and rows.
  */
-function trimEdges(lines: string[], repeated: ReadonlySet<string>, lone = false): string[] {
+function trimEdges(lines: readonly string[], repeated: ReadonlySet<string>, lone = false): { start: number; end: number } {
   const droppable = (line: string) => line.trim() === '' || pageNumberLine.test(line.trim()) || repeated.has(edgeKey(line));
   let start = 0;
   let end = lines.length;
@@ -258,7 +291,7 @@ function trimEdges(lines: string[], repeated: ReadonlySet<string>, lone = false)
     if (start + 1 < end && loneRow(start, start + 1)) start++;
     if (end - 1 > start && loneRow(end - 1, end - 2)) end--;
   }
-  return lines.slice(start, end);
+  return { start, end };
 }
 
 // Words that follow a truncated compound ("Herz- oder Lungenerkrankungen"): the hyphen is real.
@@ -278,12 +311,32 @@ export function joinHyphenation(text: string): string {
 }
 
 /**
- * The document's text: its pages' texts without running headers, footers and page numbers, an
- * empty line between pages (a sentence that runs on to the next page stays in its unit), empty
- * pages left out, line-end hyphenation joined.
+ * Whether the next page's text goes on with the unit the page before ended with, when that ended
+ * without a sentence end: the next page starts in lower case, or the unit's last line was full
+ * (`room`: the next page's first word would not have fitted after it; pageLayout()) and neither
+ * it nor the next page's first line is a table row or a list entry. German starts nouns in capitals,
+ * so "… geben Sie eine" and "Entkalkertablette in den Tank." on the next page are one sentence.
  */
-export function documentText(pages: readonly string[]): string {
-  const pageLines = pages.map((page) => page.split('\n'));
+function runsOn(before: string, room: number, page: string): boolean {
+  if (/[.!?:…"“”»)]$/u.test(before)) return false;
+  if (/^\p{Ll}/u.test(page)) return true;
+  const last = before.slice(before.lastIndexOf('\n') + 1);
+  const newline = page.indexOf('\n');
+  const first = newline < 0 ? page : page.slice(0, newline);
+  if (last.includes('\t') || first.includes('\t') || entryStart.test(first)) return false;
+  const word = /^\S+/u.exec(first)?.[0] ?? '';
+  return word.length + 1 > room;
+}
+
+/**
+ * The document's text: its pages' texts without running headers, footers and page numbers, an
+ * empty line between pages (a sentence that runs on to the next page stays in its unit: runsOn()),
+ * empty pages left out, line-end hyphenation joined. A page given as text alone (no room, as in
+ * tests) goes on from the page before only when it starts in lower case.
+ */
+export function documentText(pages: readonly (string | PageText)[]): string {
+  const pageLines = pages.map((page) => (typeof page === 'string' ? page : page.text).split('\n'));
+  const pageRoom = pages.map((page) => (typeof page === 'string' ? [] : page.room));
   const seenOn = new Map<string, number>();
   for (const lines of pageLines) {
     for (const key of new Set(edgeLines(lines).map(edgeKey))) seenOn.set(key, (seenOn.get(key) ?? 0) + 1);
@@ -295,17 +348,15 @@ export function documentText(pages: readonly string[]): string {
     textPages < 2 ? [] : [...seenOn].filter(([key, count]) => key !== '' && count >= Math.max(2, Math.ceil(textPages / 2))).map(([key]) => key),
   );
   let text = '';
-  for (const lines of pageLines) {
-    const page = trimEdges(lines, repeated, textPages === 1).join('\n').trim();
-    if (page === '') continue;
-    if (text === '') text = page;
-    else {
-      // A sentence that runs on to the next page (no sentence end, next page starts in lower case)
-      // goes on in the same unit.
-      const runsOn = !/[.!?:…"“”»)]$/u.test(text) && /^\p{Ll}/u.test(page);
-      text = runsOn ? joinUnit(text, page) : `${text}\n\n${page}`;
-    }
-  }
+  // The room after the last line of `text`.
+  let room = Number.NaN;
+  pageLines.forEach((lines, index) => {
+    const { start, end } = trimEdges(lines, repeated, textPages === 1);
+    const page = lines.slice(start, end).join('\n').trim();
+    if (page === '') return;
+    text = text === '' ? page : runsOn(text, room, page) ? joinUnit(text, page) : `${text}\n\n${page}`;
+    room = pageRoom[index]?.[end - 1] ?? Number.NaN;
+  });
   return joinHyphenation(text);
 }
 

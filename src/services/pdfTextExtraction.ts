@@ -4,7 +4,7 @@
  * (`pdfText.ts`) and Node tests drive the very same code with the legacy build.
  */
 import type * as Pdfjs from 'pdfjs-dist';
-import { documentText, hasReadableText, pageText } from '../lib/pdfTextLayout';
+import { documentText, hasReadableText, pageLayout, type PageText } from '../lib/pdfTextLayout';
 
 /** The part of the pdfjs module used here; both `pdfjs-dist` and its legacy build fit. */
 export type PdfjsLib = Pick<typeof Pdfjs, 'getDocument'>;
@@ -85,12 +85,12 @@ export async function extractTextWith(pdfjs: PdfjsLib, data: Uint8Array, options
     const total = document.numPages;
     if (total < 1) throw new PdfTextError('broken', 'the document has no pages');
     onPage?.(0, total);
-    const pages: string[] = [];
+    const pages: PageText[] = [];
     for (let number = 1; number <= total; number++) {
       signal?.throwIfAborted();
       const page = await document.getPage(number);
       const content = await page.getTextContent();
-      pages.push(pageText(content.items, content.styles));
+      pages.push(pageLayout(content.items, content.styles));
       page.cleanup();
       onPage?.(number, total);
     }

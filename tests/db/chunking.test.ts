@@ -110,6 +110,18 @@ describe('reading a line', () => {
     const endless = Array.from({ length: 60 }, (_, i) => `Wort${i}`).join(' ');
     expect(words((await pieces(endless)).join(' '))).toEqual(words(endless));
 
+    // A sentence that does not fit beside the piece starts the next piece: no piece starts inside a
+    // sentence ("eine Entkalkertablette in den Wassertank." after a cut between words).
+    const descaling = [
+      sentence(4, 50),
+      'Wenn die Anzeige leuchtet, geben Sie nach dem Spülen der Schale eine Entkalkertablette in den Wassertank.',
+      'Das Programm dauert 25 Minuten.',
+    ];
+    expect(await pieces(descaling.join(' '))).toEqual(descaling);
+    // An abbreviation, initials or an ordinal end no sentence: "z. B. eine …" stays one sentence.
+    const abbreviated = [sentence(5, 40), 'Geben Sie z. B. am 3. Oktober ca. eine Tablette von Dr. K. Weber in den Tank, so dauert es kurz.'];
+    expect(await pieces(abbreviated.join(' '))).toEqual(abbreviated);
+
     const url = `https://example.com/${'a'.repeat(300)}`;
     const withUrl = await pieces(url);
     expect(withUrl.every((piece) => piece.length <= 120)).toBe(true);

@@ -111,6 +111,7 @@ const released: Record<string, string> = {
   '20261128006410_spoken_questions.sql': '721f329d335f2280',
   '20261128006420_search_evidence.sql': '39d994b46916e568',
   '20261128007000_voice_input_setting.sql': 'e3fbc61bfbabc595',
+  '20261129001000_whole_sentences.sql': 'd6dff9a7c2ced868',
 };
 
 describe('released migrations', () => {

@@ -63,6 +63,22 @@ describe('structure from real PDFs', () => {
   });
 });
 
+describe('a sentence running on to the next page', () => {
+  it('stays one unit when the next page starts with a word written with a capital letter', async () => {
+    const pdf = renderGroffPdf(join(import.meta.dirname, '../fixtures/pdf/groff'), 'kaffee-seitenwechsel');
+    // The page breaks inside the sentence, before a noun: "… hinein. Das" | "Programm dauert …".
+    const second = await (await pdfjs.getDocument({ data: pdf.slice(), verbosity: 0 }).promise).getPage(2);
+    const content = await second.getTextContent();
+    expect(pageText(content.items, content.styles)).toContain('\n\nProgramm dauert 25 Minuten');
+    const { text, pages } = await extractTextWith(pdfjs, pdf);
+    expect(pages).toBe(2);
+    expect(text.split('\n\n').at(-1)).toBe(
+      'Wenn die Anzeige „Entkalken“ leuchtet, nehmen Sie den Wasserfilter heraus. Füllen Sie den Wassertank mit einem Liter Wasser ' +
+        'und geben Sie eine Entkalkertablette hinein. Das Programm dauert 25 Minuten und darf nicht unterbrochen werden.',
+    );
+  });
+});
+
 describe('two columns side by side', () => {
   it('joins the wrapped lines of each column, whose lines end far left of the page\'s right edge', async () => {
     const pdf = renderGroffPdf(join(import.meta.dirname, '../fixtures/pdf/groff'), 'werkraum-spalten');
