@@ -627,8 +627,10 @@ async function main() {
       }
       const { streamed, segments } = medians;
       if (streamed !== undefined && segments !== undefined) {
-        console.log(`${tag} the streamed path is ${ms(segments - streamed)} sooner than the segment upload (budget ≥ ${ms(budget.streamedSoonerMs)})`);
-        check(segments - streamed >= budget.streamedSoonerMs, `streamed only ${ms(segments - streamed)} sooner than the segment upload`);
+        // A budget at the providers' published pace: at the legacy pace the upload's transcription is half as long.
+        const budgeted = pacingName === 'published';
+        console.log(`${tag} the streamed path is ${ms(segments - streamed)} sooner than the segment upload (budget ≥ ${ms(budget.streamedSoonerMs)}${budgeted ? '' : ' at the published pacing'})`);
+        if (budgeted) check(segments - streamed >= budget.streamedSoonerMs, `streamed only ${ms(segments - streamed)} sooner than the segment upload`);
       }
       await browser.close();
     }
