@@ -35,7 +35,8 @@ describe('voice input streamed to the speech-to-text service (no recogniser, as 
     hear(quiet(1));
     expect(FakeSocket.instances).toHaveLength(0);
     hear(voice(0.6, 0.05));
-    const socket = FakeSocket.latest();
+    // Opened once the caller's token is there (a microtask for the anon key).
+    const socket = await waitFor(() => FakeSocket.latest());
     const url = new URL(socket.url);
     expect(url.pathname).toBe('/functions/v1/stt-stream');
     expect(url.protocol).toMatch(/^wss?:$/);
@@ -60,7 +61,7 @@ describe('voice input streamed to the speech-to-text service (no recogniser, as 
   it('a stream the function refuses falls back to uploading the turn to stt, and the coach answers its words', async () => {
     await listening();
     hear(voice(1, 0.05));
-    const socket = FakeSocket.latest();
+    const socket = await waitFor(() => FakeSocket.latest());
     act(() => {
       socket.open();
       socket.receive({ type: 'error', error: { message: 'Es gab ein Problem bei der Verarbeitung.', code: 'provider_failed' } });
