@@ -98,13 +98,39 @@ export async function sendResponse(
     return;
   }
   const reader = response.body.getReader();
-  res.on('close', () => void reader.cancel().catch(() => undefined));
+  // The client gone, the body is cancelled (a function's stream ends, settles and frees its slot),
+  // as Supabase's runtime does; also when it went while the function was still preparing the answer.
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  if (clientGone(res)) {
+    cancel();
+    return;
+  }
+  res.once('close', cancel);
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
+    if (!res.write(value)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.once('drain', done);
+        res.once('close', done);
+      });
+    }
+    if (clientGone(res)) {
+      cancel();
+      return;
+    }
   }
   res.end();
+}
+
+/** Whether the response can no longer reach its client (the connection closed). */
+function clientGone(res: ServerResponse): boolean {
+  return res.destroyed || res.socket === null || res.socket.destroyed;
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
