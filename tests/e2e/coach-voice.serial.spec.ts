@@ -23,6 +23,7 @@ import {
   microphoneStreams,
   openCoach,
   speech,
+  stopsWhilePlaying,
   untilAudio,
   watchAudio,
   watchMicrophone,
@@ -90,7 +91,9 @@ test('streamed path (no recogniser), the coach’s echo at 0 dB: greeting and an
   const events = await audioEvents(page);
   expect(events.filter((event) => event === 'playing').length).toBeGreaterThanOrEqual(2);
   expect(events).not.toContain('hold');
-  expect(events).not.toContain('stop');
+  // Never cut while it sounds. (A reply started early on the visitor's pause and replaced by one
+  // for the final words, when these held one more word, is dropped unheard: a 'stop' between pieces.)
+  expect(stopsWhilePlaying(events)).toBe(0);
   // Its own voice never counted as the visitor's: no other stream was opened, nothing uploaded.
   expect((await streams()).slice(streamsBefore)).toHaveLength(1);
   expect(uploads).toEqual([]);

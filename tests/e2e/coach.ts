@@ -175,6 +175,25 @@ export async function watchAudio(page: Page, { blockAutoplay = false }: { blockA
 }
 
 export const audioEvents = (page: Page) => page.evaluate(() => window.__audio?.events ?? []);
+
+/**
+ * The 'stop's of an audio log that cut a piece while it was sounding (more pieces begun than
+ * ended): what a barge-in does. A 'stop' while nothing sounds drops audio no one heard, as when a
+ * reply started early on the visitor's pause is replaced by one for their final words.
+ */
+export function stopsWhilePlaying(events: readonly string[]): number {
+  let sounding = 0;
+  let cuts = 0;
+  for (const event of events) {
+    if (event === 'playing') sounding += 1;
+    else if (event === 'ended') sounding = Math.max(0, sounding - 1);
+    else if (event === 'stop') {
+      if (sounding > 0) cuts += 1;
+      sounding = 0;
+    }
+  }
+  return cuts;
+}
 /** Resolves as soon as the player has reported `event` (watched in the page, so nothing is missed or late). */
 export const untilAudio = (page: Page, event: string) =>
   page.waitForFunction((wanted) => window.__audio?.events.includes(wanted) === true, event);
