@@ -112,7 +112,6 @@ const released: Record<string, string> = {
   '20261128006420_search_evidence.sql': '39d994b46916e568',
   '20261128007000_voice_input_setting.sql': 'e3fbc61bfbabc595',
   '20261129001000_whole_sentences.sql': 'd6dff9a7c2ced868',
-  '20261129002000_prefix_matches.sql': '575571d27f711004',
 };
 
 describe('released migrations', () => {
