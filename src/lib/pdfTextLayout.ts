@@ -18,7 +18,11 @@
  * themselves are read in pdfTextLines.ts).
  */
 import { bulletOrOptionStart, entryStart } from '../../supabase/functions/_shared/listEntry';
+import { joinWrappedRows } from './pdfTableRows';
+import { joinHyphenation, joinUnit } from './pdfTextJoin';
 import { collectLines, type Line, type PdfFontStyles, type PdfTextItem } from './pdfTextLines';
+
+export { joinHyphenation, joinUnit };
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -147,16 +151,6 @@ function styledHeadingEdges(lines: readonly Line[], gapBefore: readonly boolean[
   return edges;
 }
 
-/** Two pieces of one unit joined: hyphenation at the end of the first undone, else a space. */
-export function joinUnit(first: string, second: string): string {
-  // Only the boundary is looked at: the last word of `first` and the first word of `second`.
-  const cut = first.search(/\S+$/u);
-  const head = cut < 0 ? first : first.slice(0, cut);
-  const next = /^\S+/u.exec(second)?.[0] ?? '';
-  const boundary = joinHyphenation(`${first.slice(head.length)}\n${next}`).replace('\n', ' ');
-  return head + boundary + second.slice(next.length);
-}
-
 /**
  * Where each line's text column ends. On a page of one column that is the page's right edge
  * (`pageEdge`); a line of a column that ends further left (two columns side by side) gets its
@@ -199,8 +193,9 @@ function roomAfter(line: Line, edge: number): number {
 
 /** One page's text (pageText()) with the room left at the end of each of its lines. */
 export function pageLayout(items: readonly PdfTextItem[], styles: PdfFontStyles = {}): PageText {
-  const lines = collectLines(items, styles);
-  const steps = lines.slice(1).map((line, i) => (lines[i]?.y ?? line.y) - line.y);
+  const lines = joinWrappedRows(collectLines(items, styles));
+  // From the last printed line of the line before (a table row's cells may wrap below its first).
+  const steps = lines.slice(1).map((line, i) => (lines[i]?.bottom ?? line.y) - line.y);
   // The usual distance between baselines; capped, so a page of one-line paragraphs still shows its gaps.
   const usualHeight = median(lines.map((line) => line.height).filter((height) => height > 0)) || 10;
   const forward = steps.filter((step) => step > 0.5 * usualHeight);
@@ -292,22 +287,6 @@ function trimEdges(lines: readonly string[], repeated: ReadonlySet<string>, lone
     if (end - 1 > start && loneRow(end - 1, end - 2)) end--;
   }
   return { start, end };
-}
-
-// Words that follow a truncated compound ("Herz- oder Lungenerkrankungen"): the hyphen is real.
-const conjunction = /^(?:und|oder|bis|sowie|noch|bzw\.?|als|wie|or|and)\b/u;
-
-/**
- * Joins line-end hyphenation: "Metho-" + "de" → "Methode". A hyphen before a capital or a digit
- * ("E-" + "Mail", "4-7-8-" + "Atmung") is real and stays, without the line break; a hyphen before
- * "und"/"oder" (a truncated compound) stays with a space.
- */
-export function joinHyphenation(text: string): string {
-  return text.replace(/([\p{L}\p{N}])-\n(?=([\p{L}\p{N}]+\.?))/gu, (_match, before: string, next: string) => {
-    if (conjunction.test(next)) return `${before}- `;
-    if (/^[\p{Lu}\p{N}]/u.test(next) || /\p{N}/u.test(before)) return `${before}-`;
-    return before;
-  });
 }
 
 /**

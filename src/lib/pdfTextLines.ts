@@ -31,13 +31,18 @@ export type PdfTextItem = PdfTextRun | { type: string };
 
 export interface Line {
   text: string;
+  /** The baseline of the line's first printed line. */
   y: number;
+  /** The baseline of its last printed line: y, but lower for a table row whose cells wrap (pdfTableRows.ts). */
+  bottom: number;
   height: number;
   /** Where the line's text starts and ends on the x axis; NaN when the runs have no widths. */
   left: number;
   right: number;
   /** Where the line's last table cell starts (its left when it has one cell); NaN without widths. */
   cellLeft: number;
+  /** Where each of its cells (the text between tabs) starts; empty without widths. */
+  cellStarts: number[];
   /** The widths of the gaps read as cell breaks. */
   cellGaps: number[];
   /**
@@ -91,16 +96,20 @@ export function collectLines(items: readonly PdfTextItem[], styles: PdfFontStyle
   let left = Number.NaN;
   let right = Number.NaN;
   let cellLeft = Number.NaN;
+  let cellStarts: number[] = [];
   let cellGaps: number[] = [];
   let lineStyles = new Set<string | undefined>();
   const endLine = () => {
     const text = normaliseLine(parts.join(''));
     const style = lineStyles.size === 1 ? ([...lineStyles][0] ?? null) : null;
-    if (text !== '') lines.push({ text, y, height, left, right, cellLeft, cellGaps, style });
+    // The cells' starts only where every tab is one of the gaps measured (normalising keeps them).
+    const starts = cellStarts.length === text.split('\t').length ? cellStarts : [];
+    if (text !== '') lines.push({ text, y, bottom: y, height, left, right, cellLeft, cellStarts: starts, cellGaps, style });
     parts = [];
     left = Number.NaN;
     right = Number.NaN;
     cellLeft = Number.NaN;
+    cellStarts = [];
     cellGaps = [];
     lineStyles = new Set();
   };
@@ -118,10 +127,12 @@ export function collectLines(items: readonly PdfTextItem[], styles: PdfFontStyle
         height = itemHeight;
         left = measured ? x : Number.NaN;
         cellLeft = left;
+        cellStarts = measured ? [x] : [];
       } else if (measured && !Number.isNaN(right)) {
         const gap = separator(parts.join(''), x - right, Math.max(itemHeight, height, 1));
         if (gap === '\t') {
           cellLeft = x;
+          cellStarts.push(x);
           cellGaps.push(x - right);
         }
         parts.push(gap);

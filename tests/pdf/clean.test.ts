@@ -79,6 +79,27 @@ describe('a sentence running on to the next page', () => {
   });
 });
 
+describe('a table whose cells wrap', () => {
+  it('keeps each row one unit: its cells\' lines joined, a tab between the cells, stretched spaces inside a cell no cell breaks', async () => {
+    // tbl text blocks: the reader reports a row cell by cell, each cell's lines top to bottom.
+    const pdf = renderGroffPdf(join(import.meta.dirname, '../fixtures/pdf/groff'), 'spueler-stoerungen', { tables: true });
+    const { text } = await extractTextWith(pdfjs, pdf);
+    expect(text).toBe(
+      [
+        'Wenn das Gerät eine Störung anzeigt, schalten Sie es aus, beheben Sie die Ursache und starten Sie das Programm neu.',
+        [
+          'Anzeige\tUrsache\tAbhilfe',
+          'E1\tWasserhahn zu oder Zulaufschlauch geknickt\tWasserhahn öffnen, Schlauch gerade legen',
+          'E4\tMotorfehler\tKundendienst anrufen',
+          'Geschirr bleibt nass\tKlarspüler leer oder Dosierung zu niedrig eingestellt\tKlarspüler nachfüllen, Dosierung erhöhen',
+          'Gerät wandert beim Spülen\tFüße nicht ausgerichtet oder Sockelblende vergessen\tGerät ausrichten, Sockelblende montieren',
+        ].join('\n'),
+        'Hilft keiner dieser Schritte, rufen Sie den Kundendienst an.',
+      ].join('\n\n'),
+    );
+  });
+});
+
 describe('two columns side by side', () => {
   it('joins the wrapped lines of each column, whose lines end far left of the page\'s right edge', async () => {
     const pdf = renderGroffPdf(join(import.meta.dirname, '../fixtures/pdf/groff'), 'werkraum-spalten');
