@@ -42,11 +42,11 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => Pro
 describe('sendResponse', () => {
   it('cancels the body of an answer whose client went while the function was preparing it', async () => {
     const { body, seen } = endlessBody();
-    let sent: Promise<void> | null = null;
+    const sending: { done?: Promise<void> } = {};
     const url = await serve(async (req, res) => {
       // The function is still searching and admitting when the visitor's page drops the request.
       await once(req.socket, 'close');
-      sent = sendResponse(res, new Response(body), 'POST');
+      sending.done = sendResponse(res, new Response(body), 'POST');
     });
     const client = httpRequest(url, { method: 'POST' });
     client.on('error', () => undefined);
@@ -54,17 +54,17 @@ describe('sendResponse', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     client.destroy();
     await expect.poll(() => seen.cancelled).toBe(true);
-    await expect.poll(() => sent !== null).toBe(true);
-    await sent;
+    await expect.poll(() => sending.done !== undefined).toBe(true);
+    await sending.done;
     expect(seen.pulled).toBeLessThanOrEqual(1);
   });
 
   it('cancels the body when the client goes mid-stream, and returns', async () => {
     const { body, seen } = endlessBody();
-    let sent: Promise<void> | null = null;
+    const sending: { done?: Promise<void> } = {};
     const url = await serve(async (_req, res) => {
-      sent = sendResponse(res, new Response(body), 'POST');
-      await sent;
+      sending.done = sendResponse(res, new Response(body), 'POST');
+      await sending.done;
     });
     const client = httpRequest(url, { method: 'POST' });
     client.on('error', () => undefined);
@@ -77,7 +77,7 @@ describe('sendResponse', () => {
     });
     client.end();
     await expect.poll(() => seen.cancelled, { timeout: 5_000 }).toBe(true);
-    await expect.poll(() => sent !== null).toBe(true);
-    await sent;
+    await expect.poll(() => sending.done !== undefined).toBe(true);
+    await sending.done;
   });
 });
