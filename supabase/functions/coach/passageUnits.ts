@@ -46,6 +46,8 @@ export function passageUnits(content: string): Unit[] {
   const units: Unit[] = [];
   let leadIn: string | null = null;
   let header: string[] | null = null;
+  /** The line that last made or went on a prose unit. */
+  let proseLine = -1;
   lines.forEach((line, index) => {
     const cells = line.split('\t').map((cell) => cell.trim()).filter((cell) => cell !== '');
     if (line.includes('\t')) {
@@ -75,9 +77,28 @@ export function passageUnits(content: string): Unit[] {
       return;
     }
     leadIn = null;
+    const previous = units.at(-1);
+    // A sentence the PDF's lines broke in two (the reader took a full line for a short one): the
+    // line before is prose, long and ends without a sentence's end, so this line goes on with it,
+    // and no quote starts inside the sentence ("… und einer" + "Entkalkertablette. Das …").
+    if (previous?.kind === 'prose' && proseLine === index - 1 && brokenOff(lines[index - 1] ?? '')) {
+      previous.text = `${previous.text} ${line}`;
+      previous.cells = [previous.text];
+      proseLine = index;
+      return;
+    }
     units.push({ kind: 'prose', text: line, cells: [line], leadIn: null, header: null });
+    proseLine = index;
   });
   return units;
+}
+
+/** A line at least this long is a wrapped line of running text, not a label or a heading. */
+const WRAPPED_LINE_CHARS = 40;
+
+/** Whether a prose line stops inside a sentence: long, and no sentence's end (nor a colon) at its end. */
+function brokenOff(text: string): boolean {
+  return text.length >= WRAPPED_LINE_CHARS && !/[.!?:;…]["'“”„»«)\]]*$/u.test(text);
 }
 
 /**

@@ -21,6 +21,20 @@ describe('passageUnits', () => {
     ]);
   });
 
+  it('goes on with a sentence whose lines the PDF broke in two, and keeps short lines and whole sentences apart', () => {
+    const units = passageUnits(
+      'Die Maschine meldet das Entkalken nach etwa 200 Bezügen.\nFüllen Sie den Wassertank mit 0,5 Liter Wasser und einer\n' +
+        'Entkalkertablette, die Sie beim Fachhandel und bei uns im Online-Shop\nbekommen. Das Programm dauert 25 Minuten.\n' +
+        'Öffnungszeiten des Kundendienstes\nMontag bis Freitag von 8 bis 18 Uhr',
+    );
+    expect(units.map((unit) => unit.text)).toEqual([
+      'Die Maschine meldet das Entkalken nach etwa 200 Bezügen.',
+      'Füllen Sie den Wassertank mit 0,5 Liter Wasser und einer Entkalkertablette, die Sie beim Fachhandel und bei uns im Online-Shop bekommen. Das Programm dauert 25 Minuten.',
+      'Öffnungszeiten des Kundendienstes',
+      'Montag bis Freitag von 8 bis 18 Uhr',
+    ]);
+  });
+
   it('keeps only the last sentence of a long line that introduces a list as its lead-in', () => {
     const units = passageUnits('Mit -i wählen Sie Dateien einzeln aus. Die Bedienung:\n• q beendet den Auswahlmodus.');
     expect(units.map((unit) => [unit.kind, unit.text, unit.leadIn])).toEqual([
