@@ -46,20 +46,22 @@ export async function toRequest(req: IncomingMessage, origin: string, maxBodyByt
     chunks.push(chunk);
   }
   const method = req.method ?? 'GET';
-  const body = method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks);
+  return fetchRequest(req, origin, method, method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks));
+}
+
+/** A WebSocket upgrade request (a GET without body) as a Fetch API Request, its address kept. */
+export function toUpgradeRequest(req: IncomingMessage, origin: string): Request {
+  return fetchRequest(req, origin, 'GET', undefined);
+}
+
+/** The Fetch API Request for a Node request's head and `body`, with the client's address kept. */
+function fetchRequest(req: IncomingMessage, origin: string, method: string, body: BodyInit | undefined): Request {
   const request = new Request(new URL(req.url ?? '/', origin), { method, headers: requestHeaders(req), body });
   if (req.socket.remoteAddress) remoteAddresses.set(request, req.socket.remoteAddress.replace(/^::ffff:/, ''));
   return request;
 }
 
-/** A WebSocket upgrade request (a GET without body) as a Fetch API Request, its address kept. */
-export function toUpgradeRequest(req: IncomingMessage, origin: string): Request {
-  const request = new Request(new URL(req.url ?? '/', origin), { method: 'GET', headers: requestHeaders(req) });
-  if (req.socket.remoteAddress) remoteAddresses.set(request, req.socket.remoteAddress.replace(/^::ffff:/, ''));
-  return request;
-}
-
-export function requestHeaders(req: IncomingMessage): Headers {
+function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -111,13 +113,13 @@ export async function sendResponse(
     if (done) break;
     if (!res.write(value)) {
       await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
+        const goOn = () => {
+          res.off('drain', goOn);
+          res.off('close', goOn);
           resolve();
         };
-        res.once('drain', done);
-        res.once('close', done);
+        res.once('drain', goOn);
+        res.once('close', goOn);
       });
     }
     if (clientGone(res)) {
