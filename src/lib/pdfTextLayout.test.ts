@@ -245,6 +245,36 @@ describe('pageText: columns', () => {
         'Montag 9 bis 18 Uhr\nMittwoch 9 bis 20 Uhr\nSamstag 10 bis 14 Uhr',
     );
   });
+
+  it('measures a column by its full lines, not by a wider title or header starting where it starts', () => {
+    const items = [
+      placed('Kaffeevollautomat CREMA 7 – Kurzanleitung Entkalken, Ausgabe 2026', 50, 760, 330, true),
+      placed('Entkalken des Kaffeevollautomaten CREMA 7', 50, 730, 290, true),
+      // The column ends at 262.
+      placed('Die Maschine meldet das Entkalken nach etwa 200', 50, 700, 212, true),
+      placed('Bezügen. Füllen Sie den Wassertank mit Wasser', 50, 688, 212, true),
+      placed('und einer Entkalkertablette. Das Programm dauert', 50, 676, 212, true),
+      placed('25 Minuten.', 50, 664, 45, true),
+    ];
+    expect(pageText(items).split('\n\n').at(-1)).toBe(
+      'Die Maschine meldet das Entkalken nach etwa 200 Bezügen. Füllen Sie den Wassertank mit Wasser und einer Entkalkertablette. ' +
+        'Das Programm dauert 25 Minuten.',
+    );
+  });
+
+  it('takes no column of labels for a column of text: the short lines of a title above them stay apart', () => {
+    const items = [
+      placed('Carsharing von stadtflitzer', 50, 748, 170, true),
+      placed('Fassung vom 1. April 2027', 50, 736, 110, true),
+      // Labels in a column of their own, each ending at 65, their text indented beside them.
+      ...[700, 670, 640, 610].flatMap((y, i) => [
+        placed(`(${String(i + 1)})`, 50, y, 15, true),
+        placed('Diese Bedingungen gelten für alle Verträge über die', 88, y - 12, 280, true),
+        placed('Nutzung der Fahrzeuge.', 88, y - 24, 90, true),
+      ]),
+    ];
+    expect(pageText(items).split('\n\n')[0]).toBe('Carsharing von stadtflitzer\nFassung vom 1. April 2027');
+  });
 });
 
 describe('pageText: headings set apart by their font', () => {

@@ -151,20 +151,30 @@ function styledHeadingEdges(lines: readonly Line[], gapBefore: readonly boolean[
   return edges;
 }
 
+/** At most this many lines starting where a column starts may reach further right than its edge. */
+const OVERHANGING_LINES = 3;
+
 /**
  * Where each line's text column ends. On a page of one column that is the page's right edge
- * (`pageEdge`); a line of a column that ends further left (two columns side by side) gets its
- * column's edge: the rightmost line starting where it starts (within two font heights), when at
- * least three lines there reach it (a set column, not a list of short lines).
+ * (`pageEdge`); a line of a column that ends further left (two columns side by side, or a column
+ * below a wider title) gets its column's edge: the rightmost right end at which at least three
+ * lines of several words starting where it starts (within two font heights) end, within half a
+ * font height of one another (a set column's full lines; not a list of short lines, nor a column
+ * of labels, "(1)", "(2)"). Up to three lines starting there may reach further right (a title set
+ * larger, a running header set across a wider measure): they say nothing about where the column's
+ * lines end. A column that ends within two font heights of the page's edge gets the page's edge.
  */
 function columnEdges(lines: readonly Line[], pageEdge: number): number[] {
   const prose = lines.filter((line) => !line.text.includes('\t') && !Number.isNaN(line.left) && !Number.isNaN(line.right));
   return lines.map((line) => {
     if (Number.isNaN(line.left)) return pageEdge;
-    const peers = prose.filter((other) => Math.abs(other.left - line.left) <= 2 * line.height);
-    const edge = Math.max(...peers.map((peer) => peer.right), Number.NEGATIVE_INFINITY);
-    if (!(edge < pageEdge - 2 * line.height)) return pageEdge;
-    return peers.filter((peer) => peer.right >= edge - 0.5 * line.height).length >= 3 ? edge : pageEdge;
+    const peers = prose.filter((other) => Math.abs(other.left - line.left) <= 2 * line.height).sort((a, b) => b.right - a.right);
+    const full = (peer: Line, end: number) => peer.right >= end - 0.5 * line.height && peer.text.includes(' ');
+    const edge = peers
+      .slice(0, OVERHANGING_LINES + 1)
+      .map((peer) => peer.right)
+      .find((end) => peers.filter((peer) => peer.right <= end && full(peer, end)).length >= 3);
+    return edge !== undefined && edge < pageEdge - 2 * line.height ? edge : pageEdge;
   });
 }
 

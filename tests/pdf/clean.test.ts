@@ -122,6 +122,31 @@ describe('two columns side by side', () => {
   });
 });
 
+describe('a column below a wider title and running header', () => {
+  it('measures the column by its own full lines: a paragraph is one unit, short lines stay apart', async () => {
+    // One page: the header (one line, no cells) and the title start where the text does and reach
+    // further right than its column.
+    const pdf = renderGroffPdf(join(import.meta.dirname, '../fixtures/pdf/groff'), 'kaffee-kurzanleitung');
+    const { text } = await extractTextWith(pdfjs, pdf);
+    expect(text.split('\n\n').slice(1)).toEqual([
+      'Entkalken des Kaffeevollautomaten CREMA 7',
+      'Die Maschine meldet das Entkalken nach etwa 200 Bezügen. Füllen Sie den Wassertank mit 0,5 Liter Wasser und einer ' +
+        'Entkalkertablette, die Sie im Fachhandel und bei uns im Online-Shop bekommen. Stellen Sie ein Gefäß mit mindestens einem ' +
+        'Liter Inhalt unter den Auslauf und drücken Sie die Pflegetaste drei Sekunden lang. Das Programm dauert 25 Minuten und darf ' +
+        'nicht unterbrochen werden.',
+      'Unser Kundendienst hilft Ihnen gern:\nMontag bis Freitag 8 bis 18 Uhr\nSamstag 9 bis 13 Uhr\nTelefon 0800 123 45 67',
+    ]);
+  });
+
+  it('joins the wrapped lines of a page whose title is wider than the text', async () => {
+    const { text } = await extract('stress');
+    expect(text).toContain(
+      'Typische körperliche Warnsignale sind Verspannungen im Nacken, Kopfschmerzen, ein flaues Gefühl im Magen und Herzklopfen ohne körperliche Anstrengung.',
+    );
+    expect(text).toContain('Die ganze Übung dauert weniger als eine Minute und lässt sich unauffällig am Schreibtisch');
+  });
+});
+
 describe('clean-up rules', () => {
   it('joins syllables, keeps compounds and truncated compounds', () => {
     expect(joinHyphenation('Metho-\nde und E-\nMail, 4-7-8-\nAtmung, Herz-\noder Lunge')).toBe('Methode und E-Mail, 4-7-8-Atmung, Herz- oder Lunge');
