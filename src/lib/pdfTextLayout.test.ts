@@ -380,8 +380,22 @@ describe('documentText', () => {
     expect(documentText([full('Geben Sie eine'), 'Entkalkertablette in den Tank.'])).toBe('Geben Sie eine Entkalkertablette in den Tank.');
     // A heading at the foot of a page does not reach the edge of the column.
     expect(documentText([short('Text davor.\n\nEntkalken'), 'Geben Sie eine Tablette hinein.'])).toBe('Text davor.\n\nEntkalken\n\nGeben Sie eine Tablette hinein.');
-    expect(documentText([full('Angebot\tPreis'), 'Einzelsitzung\t95 Euro'])).toBe('Angebot\tPreis\n\nEinzelsitzung\t95 Euro');
+    // The table goes on in the same block: a row of its own.
+    expect(documentText([full('Angebot\tPreis'), 'Einzelsitzung\t95 Euro'])).toBe('Angebot\tPreis\nEinzelsitzung\t95 Euro');
     expect(documentText([full('Dazu gehören'), '• Wassertank'])).toBe('Dazu gehören\n\n• Wassertank');
+  });
+
+  it('keeps a table or a list that goes on on the next page one block, without the head row the page repeats', () => {
+    const table = 'Die Preise:\n\nKey\tDefault\tMeaning\ncreate\t0640 root adm\tmode and owner of the new log';
+    // The next row, in lower case: a row of its own, not the last row's sentence going on.
+    expect(documentText([table, 'date_ext\tyes\tname archives by date\n\nText.'])).toBe(
+      `${table}\ndate_ext\tyes\tname archives by date\n\nText.`,
+    );
+    expect(documentText([table, 'Key\tDefault\tMeaning\ndate_ext\tyes\tname archives by date'])).toBe(`${table}\ndate_ext\tyes\tname archives by date`);
+    // Another table (other cells) or prose below the table starts a block of its own.
+    expect(documentText([table, 'Zeichen\tBedeutung\tBeispiel\tHinweis'])).toBe(`${table}\n\nZeichen\tBedeutung\tBeispiel\tHinweis`);
+    expect(documentText([table, 'Die Schlüssel gelten für jede Regel.'])).toBe(`${table}\n\nDie Schlüssel gelten für jede Regel.`);
+    expect(documentText(['Mitbringen:\n• Handtuch', '• Wasserflasche\n\nText.'])).toBe('Mitbringen:\n• Handtuch\n• Wasserflasche\n\nText.');
   });
 
   it('puts an empty line between pages and leaves out empty pages', () => {

@@ -301,27 +301,55 @@ function trimEdges(lines: readonly string[], repeated: ReadonlySet<string>, lone
 
 /**
  * Whether the next page's text goes on with the unit the page before ended with, when that ended
- * without a sentence end: the next page starts in lower case, or the unit's last line was full
- * (`room`: the next page's first word would not have fitted after it; pageLayout()) and neither
- * it nor the next page's first line is a table row or a list entry. German starts nouns in capitals,
- * so "… geben Sie eine" and "Entkalkertablette in den Tank." on the next page are one sentence.
+ * without a sentence end: the next page starts in lower case (and is not a table's next row), or
+ * the unit's last line was full (`room`: the next page's first word would not have fitted after
+ * it; pageLayout()) and neither it nor the next page's first line is a table row or a list entry.
+ * German starts nouns in capitals, so "… geben Sie eine" and "Entkalkertablette in den Tank." on
+ * the next page are one sentence.
  */
 function runsOn(before: string, room: number, page: string): boolean {
   if (/[.!?:…"“”»)]$/u.test(before)) return false;
-  if (/^\p{Ll}/u.test(page)) return true;
   const last = before.slice(before.lastIndexOf('\n') + 1);
   const newline = page.indexOf('\n');
   const first = newline < 0 ? page : page.slice(0, newline);
+  // A table's next row ("date_ext⇥yes⇥…"), even in lower case.
+  if (last.includes('\t') && first.includes('\t')) return false;
+  if (/^\p{Ll}/u.test(page)) return true;
   if (last.includes('\t') || first.includes('\t') || entryStart.test(first)) return false;
   const word = /^\S+/u.exec(first)?.[0] ?? '';
   return word.length + 1 > room;
 }
 
+const cellCount = (row: string): number => row.split('\t').length;
+
+/**
+ * When the page before ended inside a table or a list and the next page goes on with its rows or
+ * entries, the next page's text to add after a line break (not an empty line: the table or list
+ * stays one block, so the passages repeat its head row or lead-in where it goes on), without the
+ * table's head row when the page repeats it; null otherwise. A row goes on a table when it has as
+ * many cells as the table's head row or its last row.
+ */
+function goesOn(before: string, page: string): string | null {
+  const blockStart = before.lastIndexOf('\n\n');
+  const rows = before.slice(blockStart < 0 ? 0 : blockStart + 2).split('\n');
+  const lines = page.split('\n');
+  const last = rows.at(-1) ?? '';
+  const first = lines[0] ?? '';
+  if (entryStart.test(last) && !last.includes('\t') && entryStart.test(first) && !first.includes('\t')) return page;
+  if (!last.includes('\t') || !first.includes('\t')) return null;
+  let start = rows.length - 1;
+  while (start > 0 && rows[start - 1]?.includes('\t') === true) start--;
+  const head = rows[start] ?? last;
+  if (cellCount(first) !== cellCount(head) && cellCount(first) !== cellCount(last)) return null;
+  return first === head && lines.length > 1 ? lines.slice(1).join('\n') : page;
+}
+
 /**
  * The document's text: its pages' texts without running headers, footers and page numbers, an
- * empty line between pages (a sentence that runs on to the next page stays in its unit: runsOn()),
- * empty pages left out, line-end hyphenation joined. A page given as text alone (no room, as in
- * tests) goes on from the page before only when it starts in lower case.
+ * empty line between pages (a sentence that runs on to the next page stays in its unit: runsOn();
+ * a table or list that goes on stays one block: goesOn()), empty pages left out, line-end
+ * hyphenation joined. A page given as text alone (no room, as in tests) goes on from the page
+ * before only when it starts in lower case.
  */
 export function documentText(pages: readonly (string | PageText)[]): string {
   const pageLines = pages.map((page) => (typeof page === 'string' ? page : page.text).split('\n'));
@@ -343,7 +371,12 @@ export function documentText(pages: readonly (string | PageText)[]): string {
     const { start, end } = trimEdges(lines, repeated, textPages === 1);
     const page = lines.slice(start, end).join('\n').trim();
     if (page === '') return;
-    text = text === '' ? page : runsOn(text, room, page) ? joinUnit(text, page) : `${text}\n\n${page}`;
+    if (text === '') text = page;
+    else if (runsOn(text, room, page)) text = joinUnit(text, page);
+    else {
+      const rows = goesOn(text, page);
+      text = rows === null ? `${text}\n\n${page}` : `${text}\n${rows}`;
+    }
     room = pageRoom[index]?.[end - 1] ?? Number.NaN;
   });
   return joinHyphenation(text);

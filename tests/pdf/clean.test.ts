@@ -79,6 +79,19 @@ describe('a sentence running on to the next page', () => {
   });
 });
 
+describe('a table running over a page break', () => {
+  it('stays one block: the rows of the next page go on below the rows of the page before', async () => {
+    const pdf = renderGroffPdf(join(import.meta.dirname, '../fixtures/pdf/groff'), 'waschprogramme-seitenwechsel', { tables: true });
+    const { text, pages } = await extractTextWith(pdfjs, pdf);
+    expect(pages).toBe(2);
+    const blocks = text.split('\n\n');
+    const table = blocks.find((block) => block.startsWith('Programm\tTemperatur\tDauer\tSchleudern\n'));
+    expect(table?.split('\n')).toHaveLength(27);
+    expect(table).toContain('Outdoor\t40 °C\t1:30 Std.\t1000 U/min\nSportwäsche\t40 °C\t1:10 Std.\t1000 U/min\n');
+    expect(blocks.at(-1)).toBe(table);
+  });
+});
+
 describe('a table whose cells wrap', () => {
   it('keeps each row one unit: its cells\' lines joined, a tab between the cells, stretched spaces inside a cell no cell breaks', async () => {
     // tbl text blocks: the reader reports a row cell by cell, each cell's lines top to bottom.
