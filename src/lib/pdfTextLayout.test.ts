@@ -396,6 +396,13 @@ describe('documentText', () => {
     expect(documentText([table, 'Zeichen\tBedeutung\tBeispiel\tHinweis'])).toBe(`${table}\n\nZeichen\tBedeutung\tBeispiel\tHinweis`);
     expect(documentText([table, 'Die Schlüssel gelten für jede Regel.'])).toBe(`${table}\n\nDie Schlüssel gelten für jede Regel.`);
     expect(documentText(['Mitbringen:\n• Handtuch', '• Wasserflasche\n\nText.'])).toBe('Mitbringen:\n• Handtuch\n• Wasserflasche\n\nText.');
+    expect(documentText(['Schritte:\n1. Gerät ausschalten.', '2. Stecker ziehen.\n3. Filter reinigen.'])).toBe(
+      'Schritte:\n1. Gerät ausschalten.\n2. Stecker ziehen.\n3. Filter reinigen.',
+    );
+    // A numbered heading at the top of the next page starts its section.
+    expect(documentText(['Schritte:\n1. Gerät ausschalten.', '4. Wartung\n\nDer Filter wird monatlich gereinigt.'])).toBe(
+      'Schritte:\n1. Gerät ausschalten.\n\n4. Wartung\n\nDer Filter wird monatlich gereinigt.',
+    );
   });
 
   it('puts an empty line between pages and leaves out empty pages', () => {

@@ -327,7 +327,8 @@ const cellCount = (row: string): number => row.split('\t').length;
  * entries, the next page's text to add after a line break (not an empty line: the table or list
  * stays one block, so the passages repeat its head row or lead-in where it goes on), without the
  * table's head row when the page repeats it; null otherwise. A row goes on a table when it has as
- * many cells as the table's head row or its last row.
+ * many cells as the table's head row or its last row; an entry goes on a list unless it is a
+ * numbered heading (a short line, no sentence, alone in its block: "4. Wartung").
  */
 function goesOn(before: string, page: string): string | null {
   const blockStart = before.lastIndexOf('\n\n');
@@ -335,7 +336,9 @@ function goesOn(before: string, page: string): string | null {
   const lines = page.split('\n');
   const last = rows.at(-1) ?? '';
   const first = lines[0] ?? '';
-  if (entryStart.test(last) && !last.includes('\t') && entryStart.test(first) && !first.includes('\t')) return page;
+  // A numbered line alone in its block, no sentence ("4. Wartung"), is a heading, not the next entry.
+  const numberedHeading = headingLike(first) && /^[^\n]*(?:\n\n|$)/u.test(page);
+  if (entryStart.test(last) && !last.includes('\t') && entryStart.test(first) && !first.includes('\t') && !numberedHeading) return page;
   if (!last.includes('\t') || !first.includes('\t')) return null;
   let start = rows.length - 1;
   while (start > 0 && rows[start - 1]?.includes('\t') === true) start--;
