@@ -246,22 +246,6 @@ describe('pageText: columns', () => {
     );
   });
 
-  it('measures a column by its full lines, not by a wider title or header starting where it starts', () => {
-    const items = [
-      placed('Kaffeevollautomat CREMA 7 – Kurzanleitung Entkalken, Ausgabe 2026', 50, 760, 330, true),
-      placed('Entkalken des Kaffeevollautomaten CREMA 7', 50, 730, 290, true),
-      // The column ends at 262.
-      placed('Die Maschine meldet das Entkalken nach etwa 200', 50, 700, 212, true),
-      placed('Bezügen. Füllen Sie den Wassertank mit Wasser', 50, 688, 212, true),
-      placed('und einer Entkalkertablette. Das Programm dauert', 50, 676, 212, true),
-      placed('25 Minuten.', 50, 664, 45, true),
-    ];
-    expect(pageText(items).split('\n\n').at(-1)).toBe(
-      'Die Maschine meldet das Entkalken nach etwa 200 Bezügen. Füllen Sie den Wassertank mit Wasser und einer Entkalkertablette. ' +
-        'Das Programm dauert 25 Minuten.',
-    );
-  });
-
   it('takes no column of labels for a column of text: the short lines of a title above them stay apart', () => {
     const items = [
       placed('Carsharing von stadtflitzer', 50, 748, 170, true),
@@ -274,6 +258,41 @@ describe('pageText: columns', () => {
       ]),
     ];
     expect(pageText(items).split('\n\n')[0]).toBe('Carsharing von stadtflitzer\nFassung vom 1. April 2027');
+  });
+});
+
+describe('pageText: a column below a wider title', () => {
+  const column = [
+    // The column ends at 262.
+    inFont('R', 'Die Maschine meldet das Entkalken nach etwa 200', 50, 700, 212),
+    inFont('R', 'Bezügen. Füllen Sie den Wassertank mit Wasser', 50, 688, 212),
+    inFont('R', 'und einer Entkalkertablette. Das Programm dauert', 50, 676, 212),
+    inFont('R', '25 Minuten.', 50, 664, 45),
+  ];
+
+  it('measures the column by its full lines, not by a title or running header in another style starting where it starts', () => {
+    const items = [
+      inFont('I', 'Kaffeevollautomat CREMA 7 – Kurzanleitung Entkalken, Ausgabe 2026', 50, 760, 330),
+      inFont('B', 'Entkalken des Kaffeevollautomaten CREMA 7', 50, 730, 290, 14),
+      ...column,
+    ];
+    expect(pageText(items, styles).split('\n\n').at(-1)).toBe(
+      'Die Maschine meldet das Entkalken nach etwa 200 Bezügen. Füllen Sie den Wassertank mit Wasser und einer Entkalkertablette. ' +
+        'Das Programm dauert 25 Minuten.',
+    );
+  });
+
+  it('takes no list of lines of equal length for the column when longer lines of the body text start where it starts', () => {
+    const items = [
+      inFont('B', 'Kundendienst der Brühwerk Hausgeräte GmbH', 50, 760, 330, 14),
+      // Ragged prose: no three lines end together.
+      inFont('R', 'Unser Kundendienst ist für Sie da, wenn die Maschine', 50, 730, 240),
+      inFont('R', 'einmal nicht so will wie Sie.', 50, 718, 120),
+      inFont('R', 'Mo 8 bis 18 Uhr', 50, 694, 62),
+      inFont('R', 'Di 8 bis 18 Uhr', 50, 682, 60),
+      inFont('R', 'Mi 8 bis 18 Uhr', 50, 670, 61),
+    ];
+    expect(pageText(items, styles).split('\n\n').at(-1)).toBe('Mo 8 bis 18 Uhr\nDi 8 bis 18 Uhr\nMi 8 bis 18 Uhr');
   });
 });
 

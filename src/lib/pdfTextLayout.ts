@@ -160,20 +160,25 @@ const OVERHANGING_LINES = 3;
  * below a wider title) gets its column's edge: the rightmost right end at which at least three
  * lines of several words starting where it starts (within two font heights) end, within half a
  * font height of one another (a set column's full lines; not a list of short lines, nor a column
- * of labels, "(1)", "(2)"). Up to three lines starting there may reach further right (a title set
- * larger, a running header set across a wider measure): they say nothing about where the column's
- * lines end. A column that ends within two font heights of the page's edge gets the page's edge.
+ * of labels, "(1)", "(2)"). Up to three lines starting there may reach further right when they are
+ * set in another style than the page's body text (`body`): a title set larger, a running header in
+ * its own font across a wider measure say nothing about where the column's lines end, while a
+ * longer line of the body's own text (ragged prose above a list of lines of equal length) does. A
+ * column that ends within two font heights of the page's edge gets the page's edge.
  */
-function columnEdges(lines: readonly Line[], pageEdge: number): number[] {
+function columnEdges(lines: readonly Line[], pageEdge: number, body: string | null): number[] {
   const prose = lines.filter((line) => !line.text.includes('\t') && !Number.isNaN(line.left) && !Number.isNaN(line.right));
+  const overhangs = (line: Line) => line.style !== null && line.style !== body;
   return lines.map((line) => {
     if (Number.isNaN(line.left)) return pageEdge;
     const peers = prose.filter((other) => Math.abs(other.left - line.left) <= 2 * line.height).sort((a, b) => b.right - a.right);
     const full = (peer: Line, end: number) => peer.right >= end - 0.5 * line.height && peer.text.includes(' ');
     const edge = peers
       .slice(0, OVERHANGING_LINES + 1)
-      .map((peer) => peer.right)
-      .find((end) => peers.filter((peer) => peer.right <= end && full(peer, end)).length >= 3);
+      .find(
+        (candidate, i) =>
+          peers.slice(0, i).every(overhangs) && peers.filter((peer) => peer.right <= candidate.right && full(peer, candidate.right)).length >= 3,
+      )?.right;
     return edge !== undefined && edge < pageEdge - 2 * line.height ? edge : pageEdge;
   });
 }
@@ -216,7 +221,7 @@ export function pageLayout(items: readonly PdfTextItem[], styles: PdfFontStyles 
     ...lines.filter((line) => !line.text.includes('\t')).map((line) => line.right).filter((right) => !Number.isNaN(right)),
     Number.NEGATIVE_INFINITY,
   );
-  const edges = columnEdges(lines, rightEdge);
+  const edges = columnEdges(lines, rightEdge, bodyStyle(lines).style);
   lines.forEach((line, i) => {
     if (justified(line, edges[i] ?? rightEdge)) {
       line.text = line.text.replace(/\t/gu, ' ');
