@@ -245,6 +245,55 @@ describe('pageText: columns', () => {
         'Montag 9 bis 18 Uhr\nMittwoch 9 bis 20 Uhr\nSamstag 10 bis 14 Uhr',
     );
   });
+
+  it('takes no column of labels for a column of text: the short lines of a title above them stay apart', () => {
+    const items = [
+      placed('Carsharing von stadtflitzer', 50, 748, 170, true),
+      placed('Fassung vom 1. April 2027', 50, 736, 110, true),
+      // Labels in a column of their own, each ending at 65, their text indented beside them.
+      ...[700, 670, 640, 610].flatMap((y, i) => [
+        placed(`(${String(i + 1)})`, 50, y, 15, true),
+        placed('Diese Bedingungen gelten für alle Verträge über die', 88, y - 12, 280, true),
+        placed('Nutzung der Fahrzeuge.', 88, y - 24, 90, true),
+      ]),
+    ];
+    expect(pageText(items).split('\n\n')[0]).toBe('Carsharing von stadtflitzer\nFassung vom 1. April 2027');
+  });
+});
+
+describe('pageText: a column below a wider title', () => {
+  const column = [
+    // The column ends at 262.
+    inFont('R', 'Die Maschine meldet das Entkalken nach etwa 200', 50, 700, 212),
+    inFont('R', 'Bezügen. Füllen Sie den Wassertank mit Wasser', 50, 688, 212),
+    inFont('R', 'und einer Entkalkertablette. Das Programm dauert', 50, 676, 212),
+    inFont('R', '25 Minuten.', 50, 664, 45),
+  ];
+
+  it('measures the column by its full lines, not by a title or running header in another style starting where it starts', () => {
+    const items = [
+      inFont('I', 'Kaffeevollautomat CREMA 7 – Kurzanleitung Entkalken, Ausgabe 2026', 50, 760, 330),
+      inFont('B', 'Entkalken des Kaffeevollautomaten CREMA 7', 50, 730, 290, 14),
+      ...column,
+    ];
+    expect(pageText(items, styles).split('\n\n').at(-1)).toBe(
+      'Die Maschine meldet das Entkalken nach etwa 200 Bezügen. Füllen Sie den Wassertank mit Wasser und einer Entkalkertablette. ' +
+        'Das Programm dauert 25 Minuten.',
+    );
+  });
+
+  it('takes no list of lines of equal length for the column when longer lines of the body text start where it starts', () => {
+    const items = [
+      inFont('B', 'Kundendienst der Brühwerk Hausgeräte GmbH', 50, 760, 330, 14),
+      // Ragged prose: no three lines end together.
+      inFont('R', 'Unser Kundendienst ist für Sie da, wenn die Maschine', 50, 730, 240),
+      inFont('R', 'einmal nicht so will wie Sie.', 50, 718, 120),
+      inFont('R', 'Mo 8 bis 18 Uhr', 50, 694, 62),
+      inFont('R', 'Di 8 bis 18 Uhr', 50, 682, 60),
+      inFont('R', 'Mi 8 bis 18 Uhr', 50, 670, 61),
+    ];
+    expect(pageText(items, styles).split('\n\n').at(-1)).toBe('Mo 8 bis 18 Uhr\nDi 8 bis 18 Uhr\nMi 8 bis 18 Uhr');
+  });
 });
 
 describe('pageText: headings set apart by their font', () => {
@@ -350,8 +399,29 @@ describe('documentText', () => {
     expect(documentText([full('Geben Sie eine'), 'Entkalkertablette in den Tank.'])).toBe('Geben Sie eine Entkalkertablette in den Tank.');
     // A heading at the foot of a page does not reach the edge of the column.
     expect(documentText([short('Text davor.\n\nEntkalken'), 'Geben Sie eine Tablette hinein.'])).toBe('Text davor.\n\nEntkalken\n\nGeben Sie eine Tablette hinein.');
-    expect(documentText([full('Angebot\tPreis'), 'Einzelsitzung\t95 Euro'])).toBe('Angebot\tPreis\n\nEinzelsitzung\t95 Euro');
+    // The table goes on in the same block: a row of its own.
+    expect(documentText([full('Angebot\tPreis'), 'Einzelsitzung\t95 Euro'])).toBe('Angebot\tPreis\nEinzelsitzung\t95 Euro');
     expect(documentText([full('Dazu gehören'), '• Wassertank'])).toBe('Dazu gehören\n\n• Wassertank');
+  });
+
+  it('keeps a table or a list that goes on on the next page one block, without the head row the page repeats', () => {
+    const table = 'Die Preise:\n\nKey\tDefault\tMeaning\ncreate\t0640 root adm\tmode and owner of the new log';
+    // The next row, in lower case: a row of its own, not the last row's sentence going on.
+    expect(documentText([table, 'date_ext\tyes\tname archives by date\n\nText.'])).toBe(
+      `${table}\ndate_ext\tyes\tname archives by date\n\nText.`,
+    );
+    expect(documentText([table, 'Key\tDefault\tMeaning\ndate_ext\tyes\tname archives by date'])).toBe(`${table}\ndate_ext\tyes\tname archives by date`);
+    // Another table (other cells) or prose below the table starts a block of its own.
+    expect(documentText([table, 'Zeichen\tBedeutung\tBeispiel\tHinweis'])).toBe(`${table}\n\nZeichen\tBedeutung\tBeispiel\tHinweis`);
+    expect(documentText([table, 'Die Schlüssel gelten für jede Regel.'])).toBe(`${table}\n\nDie Schlüssel gelten für jede Regel.`);
+    expect(documentText(['Mitbringen:\n• Handtuch', '• Wasserflasche\n\nText.'])).toBe('Mitbringen:\n• Handtuch\n• Wasserflasche\n\nText.');
+    expect(documentText(['Schritte:\n1. Gerät ausschalten.', '2. Stecker ziehen.\n3. Filter reinigen.'])).toBe(
+      'Schritte:\n1. Gerät ausschalten.\n2. Stecker ziehen.\n3. Filter reinigen.',
+    );
+    // A numbered heading at the top of the next page starts its section.
+    expect(documentText(['Schritte:\n1. Gerät ausschalten.', '4. Wartung\n\nDer Filter wird monatlich gereinigt.'])).toBe(
+      'Schritte:\n1. Gerät ausschalten.\n\n4. Wartung\n\nDer Filter wird monatlich gereinigt.',
+    );
   });
 
   it('puts an empty line between pages and leaves out empty pages', () => {

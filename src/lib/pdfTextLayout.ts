@@ -151,20 +151,35 @@ function styledHeadingEdges(lines: readonly Line[], gapBefore: readonly boolean[
   return edges;
 }
 
+/** At most this many lines starting where a column starts may reach further right than its edge. */
+const OVERHANGING_LINES = 3;
+
 /**
  * Where each line's text column ends. On a page of one column that is the page's right edge
- * (`pageEdge`); a line of a column that ends further left (two columns side by side) gets its
- * column's edge: the rightmost line starting where it starts (within two font heights), when at
- * least three lines there reach it (a set column, not a list of short lines).
+ * (`pageEdge`); a line of a column that ends further left (two columns side by side, or a column
+ * below a wider title) gets its column's edge: the rightmost right end at which at least three
+ * lines of several words starting where it starts (within two font heights) end, within half a
+ * font height of one another (a set column's full lines; not a list of short lines, nor a column
+ * of labels, "(1)", "(2)"). Up to three lines starting there may reach further right when they are
+ * set in another style than the page's body text (`body`): a title set larger, a running header in
+ * its own font across a wider measure say nothing about where the column's lines end, while a
+ * longer line of the body's own text (ragged prose above a list of lines of equal length) does. A
+ * column that ends within two font heights of the page's edge gets the page's edge.
  */
-function columnEdges(lines: readonly Line[], pageEdge: number): number[] {
+function columnEdges(lines: readonly Line[], pageEdge: number, body: string | null): number[] {
   const prose = lines.filter((line) => !line.text.includes('\t') && !Number.isNaN(line.left) && !Number.isNaN(line.right));
+  const overhangs = (line: Line) => line.style !== null && line.style !== body;
   return lines.map((line) => {
     if (Number.isNaN(line.left)) return pageEdge;
-    const peers = prose.filter((other) => Math.abs(other.left - line.left) <= 2 * line.height);
-    const edge = Math.max(...peers.map((peer) => peer.right), Number.NEGATIVE_INFINITY);
-    if (!(edge < pageEdge - 2 * line.height)) return pageEdge;
-    return peers.filter((peer) => peer.right >= edge - 0.5 * line.height).length >= 3 ? edge : pageEdge;
+    const peers = prose.filter((other) => Math.abs(other.left - line.left) <= 2 * line.height).sort((a, b) => b.right - a.right);
+    const full = (peer: Line, end: number) => peer.right >= end - 0.5 * line.height && peer.text.includes(' ');
+    const edge = peers
+      .slice(0, OVERHANGING_LINES + 1)
+      .find(
+        (candidate, i) =>
+          peers.slice(0, i).every(overhangs) && peers.filter((peer) => peer.right <= candidate.right && full(peer, candidate.right)).length >= 3,
+      )?.right;
+    return edge !== undefined && edge < pageEdge - 2 * line.height ? edge : pageEdge;
   });
 }
 
@@ -206,7 +221,7 @@ export function pageLayout(items: readonly PdfTextItem[], styles: PdfFontStyles 
     ...lines.filter((line) => !line.text.includes('\t')).map((line) => line.right).filter((right) => !Number.isNaN(right)),
     Number.NEGATIVE_INFINITY,
   );
-  const edges = columnEdges(lines, rightEdge);
+  const edges = columnEdges(lines, rightEdge, bodyStyle(lines).style);
   lines.forEach((line, i) => {
     if (justified(line, edges[i] ?? rightEdge)) {
       line.text = line.text.replace(/\t/gu, ' ');
@@ -291,27 +306,58 @@ function trimEdges(lines: readonly string[], repeated: ReadonlySet<string>, lone
 
 /**
  * Whether the next page's text goes on with the unit the page before ended with, when that ended
- * without a sentence end: the next page starts in lower case, or the unit's last line was full
- * (`room`: the next page's first word would not have fitted after it; pageLayout()) and neither
- * it nor the next page's first line is a table row or a list entry. German starts nouns in capitals,
- * so "… geben Sie eine" and "Entkalkertablette in den Tank." on the next page are one sentence.
+ * without a sentence end: the next page starts in lower case (and is not a table's next row), or
+ * the unit's last line was full (`room`: the next page's first word would not have fitted after
+ * it; pageLayout()) and neither it nor the next page's first line is a table row or a list entry.
+ * German starts nouns in capitals, so "… geben Sie eine" and "Entkalkertablette in den Tank." on
+ * the next page are one sentence.
  */
 function runsOn(before: string, room: number, page: string): boolean {
   if (/[.!?:…"“”»)]$/u.test(before)) return false;
-  if (/^\p{Ll}/u.test(page)) return true;
   const last = before.slice(before.lastIndexOf('\n') + 1);
   const newline = page.indexOf('\n');
   const first = newline < 0 ? page : page.slice(0, newline);
+  // A table's next row ("date_ext⇥yes⇥…"), even in lower case.
+  if (last.includes('\t') && first.includes('\t')) return false;
+  if (/^\p{Ll}/u.test(page)) return true;
   if (last.includes('\t') || first.includes('\t') || entryStart.test(first)) return false;
   const word = /^\S+/u.exec(first)?.[0] ?? '';
   return word.length + 1 > room;
 }
 
+const cellCount = (row: string): number => row.split('\t').length;
+
+/**
+ * When the page before ended inside a table or a list and the next page goes on with its rows or
+ * entries, the next page's text to add after a line break (not an empty line: the table or list
+ * stays one block, so the passages repeat its head row or lead-in where it goes on), without the
+ * table's head row when the page repeats it; null otherwise. A row goes on a table when it has as
+ * many cells as the table's head row or its last row; an entry goes on a list unless it is a
+ * numbered heading (a short line, no sentence, alone in its block: "4. Wartung").
+ */
+function goesOn(before: string, page: string): string | null {
+  const blockStart = before.lastIndexOf('\n\n');
+  const rows = before.slice(blockStart < 0 ? 0 : blockStart + 2).split('\n');
+  const lines = page.split('\n');
+  const last = rows.at(-1) ?? '';
+  const first = lines[0] ?? '';
+  // A numbered line alone in its block, no sentence ("4. Wartung"), is a heading, not the next entry.
+  const numberedHeading = headingLike(first) && /^[^\n]*(?:\n\n|$)/u.test(page);
+  if (entryStart.test(last) && !last.includes('\t') && entryStart.test(first) && !first.includes('\t') && !numberedHeading) return page;
+  if (!last.includes('\t') || !first.includes('\t')) return null;
+  let start = rows.length - 1;
+  while (start > 0 && rows[start - 1]?.includes('\t') === true) start--;
+  const head = rows[start] ?? last;
+  if (cellCount(first) !== cellCount(head) && cellCount(first) !== cellCount(last)) return null;
+  return first === head && lines.length > 1 ? lines.slice(1).join('\n') : page;
+}
+
 /**
  * The document's text: its pages' texts without running headers, footers and page numbers, an
- * empty line between pages (a sentence that runs on to the next page stays in its unit: runsOn()),
- * empty pages left out, line-end hyphenation joined. A page given as text alone (no room, as in
- * tests) goes on from the page before only when it starts in lower case.
+ * empty line between pages (a sentence that runs on to the next page stays in its unit: runsOn();
+ * a table or list that goes on stays one block: goesOn()), empty pages left out, line-end
+ * hyphenation joined. A page given as text alone (no room, as in tests) goes on from the page
+ * before only when it starts in lower case.
  */
 export function documentText(pages: readonly (string | PageText)[]): string {
   const pageLines = pages.map((page) => (typeof page === 'string' ? page : page.text).split('\n'));
@@ -333,7 +379,12 @@ export function documentText(pages: readonly (string | PageText)[]): string {
     const { start, end } = trimEdges(lines, repeated, textPages === 1);
     const page = lines.slice(start, end).join('\n').trim();
     if (page === '') return;
-    text = text === '' ? page : runsOn(text, room, page) ? joinUnit(text, page) : `${text}\n\n${page}`;
+    if (text === '') text = page;
+    else if (runsOn(text, room, page)) text = joinUnit(text, page);
+    else {
+      const rows = goesOn(text, page);
+      text = rows === null ? `${text}\n\n${page}` : `${text}\n${rows}`;
+    }
     room = pageRoom[index]?.[end - 1] ?? Number.NaN;
   });
   return joinHyphenation(text);

@@ -3,9 +3,13 @@
  * functions that read a line (heading, list entry, numbering, a unit too long for a passage),
  * private.document_passages() and ingest_document_text().
  */
+import { join } from 'node:path';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 
 import { entryStart } from '../../supabase/functions/_shared/listEntry';
+import { extractTextWith } from '../../src/services/pdfTextExtraction';
+import { renderGroffPdf } from '../fixtures/pdf/groff';
 import { actors, attempt, insertDocument, run, useDatabase } from './fixtures';
 
 const fixture = useDatabase();
@@ -188,6 +192,19 @@ describe('private.document_passages', () => {
     }
     const lines = passages.flatMap((passage) => passage.content.split('\n')).filter((line) => line !== 'Kurs\tUmfang\tPreis');
     expect(lines).toEqual([...rows, 'Alle Preise inklusive Unterlagen.']);
+  });
+
+  it('repeats the column names where a table from a real PDF goes on after a page break', async () => {
+    // A table running over a page break, typeset by groff and read by the app's extraction.
+    const pdf = renderGroffPdf(join(import.meta.dirname, '../fixtures/pdf/groff'), 'waschprogramme-seitenwechsel', { tables: true });
+    const { text } = await extractTextWith(pdfjs, pdf);
+    const head = 'Programm\tTemperatur\tDauer\tSchleudern';
+    const passages = await split(text);
+    const withRows = passages.filter((passage) => passage.content.includes('U/min'));
+    expect(withRows.length).toBeGreaterThan(1);
+    for (const passage of withRows.slice(1)) expect(passage.content.startsWith(`${head}\n`)).toBe(true);
+    // The rows of the second page ("Daunen" on) are in a passage after the first.
+    expect(withRows.at(-1)?.content).toContain('Daunen\t40 °C\t1:40 Std.\t800 U/min');
   });
 
   it('repeats no first entry of an option list: it names no columns', async () => {

@@ -79,6 +79,19 @@ describe('a sentence running on to the next page', () => {
   });
 });
 
+describe('a table running over a page break', () => {
+  it('stays one block: the rows of the next page go on below the rows of the page before', async () => {
+    const pdf = renderGroffPdf(join(import.meta.dirname, '../fixtures/pdf/groff'), 'waschprogramme-seitenwechsel', { tables: true });
+    const { text, pages } = await extractTextWith(pdfjs, pdf);
+    expect(pages).toBe(2);
+    const blocks = text.split('\n\n');
+    const table = blocks.find((block) => block.startsWith('Programm\tTemperatur\tDauer\tSchleudern\n'));
+    expect(table?.split('\n')).toHaveLength(27);
+    expect(table).toContain('Outdoor\t40 °C\t1:30 Std.\t1000 U/min\nSportwäsche\t40 °C\t1:10 Std.\t1000 U/min\n');
+    expect(blocks.at(-1)).toBe(table);
+  });
+});
+
 describe('a table whose cells wrap', () => {
   it('keeps each row one unit: its cells\' lines joined, a tab between the cells, stretched spaces inside a cell no cell breaks', async () => {
     // tbl text blocks: the reader reports a row cell by cell, each cell's lines top to bottom.
@@ -119,6 +132,31 @@ describe('two columns side by side', () => {
         'Bei einem Unfall hilft der Erste-Hilfe-Kasten an der Tür. Jeder Unfall wird im Verbandbuch eingetragen, auch wenn er klein erscheint.',
       ].join('\n\n'),
     );
+  });
+});
+
+describe('a column below a wider title and running header', () => {
+  it('measures the column by its own full lines: a paragraph is one unit, short lines stay apart', async () => {
+    // One page: the header (one line, no cells) and the title start where the text does and reach
+    // further right than its column.
+    const pdf = renderGroffPdf(join(import.meta.dirname, '../fixtures/pdf/groff'), 'kaffee-kurzanleitung');
+    const { text } = await extractTextWith(pdfjs, pdf);
+    expect(text.split('\n\n').slice(1)).toEqual([
+      'Entkalken des Kaffeevollautomaten CREMA 7',
+      'Die Maschine meldet das Entkalken nach etwa 200 Bezügen. Füllen Sie den Wassertank mit 0,5 Liter Wasser und einer ' +
+        'Entkalkertablette, die Sie im Fachhandel und bei uns im Online-Shop bekommen. Stellen Sie ein Gefäß mit mindestens einem ' +
+        'Liter Inhalt unter den Auslauf und drücken Sie die Pflegetaste drei Sekunden lang. Das Programm dauert 25 Minuten und darf ' +
+        'nicht unterbrochen werden.',
+      'Unser Kundendienst hilft Ihnen gern:\nMontag bis Freitag 8 bis 18 Uhr\nSamstag 9 bis 13 Uhr\nTelefon 0800 123 45 67',
+    ]);
+  });
+
+  it('joins the wrapped lines of a page whose title is wider than the text', async () => {
+    const { text } = await extract('stress');
+    expect(text).toContain(
+      'Typische körperliche Warnsignale sind Verspannungen im Nacken, Kopfschmerzen, ein flaues Gefühl im Magen und Herzklopfen ohne körperliche Anstrengung.',
+    );
+    expect(text).toContain('Die ganze Übung dauert weniger als eine Minute und lässt sich unauffällig am Schreibtisch');
   });
 });
 
