@@ -22,8 +22,7 @@
  * answers: they do not count when the evidence is judged weak (below). A question that asks for a
  * kind of answer (a price, a duration, a time, a frequency, a number, someone to turn to) is
  * answered only by a part that carries one. A passage of a document that never mentions one of
- * the question's nouns does not answer it (the search's `foreign`), nor does one of another document
- * when the question names a document by a word of its title ("gibts von wollwerk auch nen laden").
+ * the question's nouns does not answer it (the search's `foreign`).
  *
  * When no passage was found, Mia says warmly that this is not in her knowledge and what her
  * knowledge covers. When passages were found but the best part holds too little of the question
@@ -33,7 +32,7 @@
 import { splitSentences } from '../_shared/sentences.ts';
 import { answerType, carriesAnswer, type AnswerType } from './answerType.ts';
 import { topicList, topicOf, type Evidence, type Passage } from './knowledge.ts';
-import { foldedWords, foldGerman, holdsLexeme, passageUnits, type Unit } from './passageUnits.ts';
+import { foldedWords, holdsLexeme, passageUnits, type Unit } from './passageUnits.ts';
 
 export const OFFLINE_MODEL = 'knowledge-base';
 /** The opening of every reply that says the knowledge base does not answer the question. */
@@ -216,31 +215,6 @@ function heldShareOf(evidence: Evidence): number {
   return held / evidence.total;
 }
 
-/**
- * Whether a document's title names a lexeme: one of its words written with a capital letter (a
- * name or a noun: "Lingua Viva", "FunkBox", "Sprachkursen") is the lexeme with an ending of at most
- * three letters. A longer compound does not name it ("Lampenfieber" is not "Lampe"), nor does a verb.
- */
-function titleNames(title: string, lexeme: string): boolean {
-  return (title.match(/[\p{L}\p{N}]+/gu) ?? []).some((word) => {
-    if (!/^\p{Lu}/u.test(word)) return false;
-    const folded = foldGerman(word);
-    return folded.startsWith(lexeme) && folded.length <= lexeme.length + 3;
-  });
-}
-
-/**
- * The latest question's terms that the title of a returned passage's document names: the question
- * names that document ("macht lingua viva auch sprachreisen", "gibts beim sprachkurs rabatt").
- */
-function namedDocumentTerms(passages: readonly Passage[]): Set<string> {
-  const named = new Set<string>();
-  for (const { title, evidence } of passages) {
-    for (const term of evidence.terms) if (!term.previous && term.weight > 0 && titleNames(title, term.term)) named.add(term.term);
-  }
-  return named;
-}
-
 /** How much more a part counts for the kind of answer it carries. */
 const typeFactor = (type: AnswerType | null, text: string, row: boolean): number => (type !== null && carriesAnswer(type, text, row) ? TYPE_FACTOR : 1);
 
@@ -284,7 +258,6 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
   const followUp = marksFollowUp(question);
   const askedEvidence = passages.map((passage) => askedOnly(passage.evidence, followUp));
   const topAsked = Math.max(0, ...askedEvidence.map(heldShareOf));
-  const named = namedDocumentTerms(passages);
   let best: Choice | null = null;
   const consider = (choice: Choice) => {
     const leader: Choice | null = best;
@@ -305,10 +278,6 @@ function bestPart(question: string, type: AnswerType | null, passages: readonly 
     // something else ("Was kostet eine Flasche Entkalker?" against house rules that sell drinks by
     // the bottle), however many of its other words the passage shares.
     if (evidence.terms.some((term) => term.foreign)) continue;
-    // A question that names a document by its title is about that document: a passage of another
-    // one that does not hold the name answers something else ("gibts von wollwerk auch nen laden"
-    // is not answered by a dental practice's "Kommen Sie einfach vorbei").
-    if (evidence.terms.some((term) => named.has(term.term) && term.words.length === 0 && !titleNames(passage.title, term.term))) continue;
     const full = scoring(question, evidence, top);
     const asked = scoring(question, askedEvidence[position] ?? evidence, topAsked);
     const headingHeld = heldTerms(evidence, passage.heading);
