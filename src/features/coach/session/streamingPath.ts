@@ -28,22 +28,12 @@ import type { SpeechStream } from '../../../services/speechStream';
 import type { HeardFrame, ListeningEmit, ListeningPath } from './listeningPath';
 import type { StreamingPort } from './ports';
 import { CUT_PAUSE_MS } from './recordingPath';
-import type { UtteranceCapture } from './utteranceCapture';
+import { joinSamples, type UtteranceCapture } from './utteranceCapture';
 
 /** A pause this long hands over the words so far: as long as a recording's cut, for the same reason. */
 export const PAUSE_MS = CUT_PAUSE_MS;
 /** Silence sent after the voice, and before the voice that resumes after a longer pause. */
 export const SILENCE_SENT_MS = 100;
-
-function joinSamples(chunks: readonly Float32Array[]): Float32Array {
-  const joined = new Float32Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return joined;
-}
 
 const joinWords = (parts: readonly string[]) =>
   parts

@@ -33,7 +33,8 @@ export interface UtteranceCapture {
   readonly sampleRate: number;
 }
 
-function join(frames: readonly Float32Array[]): Float32Array {
+/** The samples of several chunks, one after the other, in one array. */
+export function joinSamples(frames: readonly Float32Array[]): Float32Array {
   const joined = new Float32Array(frames.reduce((sum, frame) => sum + frame.length, 0));
   let offset = 0;
   for (const frame of frames) {
@@ -84,7 +85,7 @@ export function createUtteranceCapture({ sampleRate: inputRate }: { sampleRate: 
     },
     cut() {
       if (!capturing || pending.length === 0) return null;
-      const segment = join(pending);
+      const segment = joinSamples(pending);
       pending = [];
       cutSamples += segment.length;
       return segment;
